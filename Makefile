@@ -1,0 +1,44 @@
+# The two commands a new machine needs (Debian 12 with Go):
+#   make run    the headless benchmark on the embedded default dataset
+#   make test   vet, format and shader lint, then every test on the GL driver
+#               at hand (Mesa llvmpipe without a GPU), window tests under Xvfb
+
+GO ?= go
+# Headless EGL + Mesa's CPU renderer; enough for make run.
+RUN_PKGS := pkg-config gcc libegl-dev libgl-dev libegl1 libegl-mesa0 libgl1-mesa-dri
+# GLFW (X11 headers), a virtual display, the shader linter, and MRI volumes.
+TEST_PKGS := $(RUN_PKGS) libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev \
+	libxi-dev libxxf86vm-dev libxext-dev xvfb xauth glslang-tools mricron-data
+# Packages whose tests open windows; every other package runs headless.
+WINDOW_PKGS := ./gpu/window/... ./viewer/...
+TEST_FLAGS ?= -timeout 15m
+
+.PHONY: run test deps-run deps-test vet fmt-check test-headless test-window
+
+run: deps-run
+	$(GO) run ./bench $(ARGS)
+
+test: deps-test fmt-check vet test-headless test-window
+
+deps-run:
+	@.ci/ensure-packages $(RUN_PKGS)
+
+deps-test:
+	@.ci/ensure-packages $(TEST_PKGS)
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt needed on: $$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+
+# GL tests must really run: DPGL_REQUIRE_GL turns "no context" from a skip
+# into a failure, DPGL_REQUIRE_LINT does the same for glslangValidator.
+test-headless:
+	env -u DISPLAY -u WAYLAND_DISPLAY DPGL_REQUIRE_GL=1 DPGL_REQUIRE_LINT=1 \
+		$(GO) test $(TEST_FLAGS) $$($(GO) list ./... | grep -v -e /gpu/window -e /viewer)
+
+test-window:
+	DPGL_REQUIRE_GL=1 DPGL_REQUIRE_DISPLAY=1 xvfb-run -a -s "-screen 0 1280x1024x24" \
+		$(GO) test $(TEST_FLAGS) $(WINDOW_PKGS)

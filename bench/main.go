@@ -1,0 +1,93 @@
+// Command bench measures dpgl's kernels and reproduces the experiments of
+// Ahrens & Hansen, "Cost-Effective Data-Parallel Load Balancing" (1995), on
+// the GPU, headless.
+//
+//	bench [command] [flags]
+//
+// Run "bench -h" for the commands, "bench COMMAND -h" for their flags.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+)
+
+type command struct {
+	run  func(args []string, w io.Writer) error
+	help string
+}
+
+var commands = map[string]command{
+	"copy": {runCopy, "memory bandwidth of the compute copy kernel and the driver's copy"},
+	"info": {runInfo, "the GL context's renderer, driver and capabilities"},
+}
+
+// defaultCommand runs when bench is given no command.
+const defaultCommand = "quick"
+
+func init() {
+	commands["quick"] = command{runQuick, "the default: device info and a short copy-bandwidth table"}
+}
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(0)
+		}
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string, w io.Writer) error {
+	name := defaultCommand
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		name, args = args[0], args[1:]
+	} else if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+		usage(os.Stderr)
+		return flag.ErrHelp
+	}
+	cmd, ok := commands[name]
+	if !ok {
+		usage(os.Stderr)
+		return fmt.Errorf("bench: unknown command %q", name)
+	}
+	return cmd.run(args, w)
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintf(w, "usage: bench [command] [flags]\n\nWith no command, bench runs %q.\n\nCommands:\n", defaultCommand)
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].help)
+	}
+	fmt.Fprintf(w, "\nRun \"bench COMMAND -h\" for a command's flags. Set DPGL_GL_DEBUG=1 to check every GL call.\n")
+}
+
+// commonFlags are the flags every measuring command shares.
+type commonFlags struct {
+	reps, warmup int
+}
+
+func addCommonFlags(fs *flag.FlagSet, warmup, reps int) *commonFlags {
+	cf := &commonFlags{}
+	fs.IntVar(&cf.reps, "reps", reps, "timed repetitions per measurement (the median is reported)")
+	fs.IntVar(&cf.warmup, "warmup", warmup, "untimed warm-up runs before the timed ones")
+	return cf
+}
+
+func usageFor(fs *flag.FlagSet, name, what string) func() {
+	return func() {
+		fmt.Fprintf(fs.Output(), "usage: bench %s [flags]\n\n%s\n\nFlags:\n", name, what)
+		fs.PrintDefaults()
+	}
+}

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"sort"
+	"time"
+
+	"github.com/dpgl/dpgl/gpu"
+)
+
+// Stats summarizes repeated timings.
+type Stats struct {
+	Median, Min, Max time.Duration
+	Wall             time.Duration // median wall time per repetition, host side
+	Reps             int
+}
+
+// Spread is (max-min)/median, the relative spread of the repetitions.
+func (s Stats) Spread() float64 {
+	if s.Median <= 0 {
+		return 0
+	}
+	return float64(s.Max-s.Min) / float64(s.Median)
+}
+
+// timeGPU runs fn warm times, then reps times between GPU timestamps, and
+// returns the median GPU time. fn runs on the GL thread.
+func timeGPU(c *gpu.Context, warm, reps int, fn func()) Stats {
+	for i := 0; i < warm; i++ {
+		c.Do(fn)
+	}
+	c.Finish()
+	timers := make([]*gpu.Timer, reps)
+	walls := make([]time.Duration, reps)
+	for i := range timers {
+		timers[i] = c.NewTimer()
+	}
+	defer func() {
+		for _, t := range timers {
+			t.Delete()
+		}
+	}()
+	for i, t := range timers {
+		start := time.Now()
+		c.Do(func() {
+			t.Start()
+			fn()
+			t.Stop()
+		})
+		c.Finish()
+		walls[i] = time.Since(start)
+	}
+	gpuTimes := make([]time.Duration, reps)
+	for i, t := range timers {
+		gpuTimes[i] = t.Elapsed()
+	}
+	return summarize(gpuTimes, walls)
+}
+
+func summarize(gpuTimes, walls []time.Duration) Stats {
+	sort.Slice(gpuTimes, func(i, j int) bool { return gpuTimes[i] < gpuTimes[j] })
+	sort.Slice(walls, func(i, j int) bool { return walls[i] < walls[j] })
+	n := len(gpuTimes)
+	return Stats{Median: gpuTimes[n/2], Min: gpuTimes[0], Max: gpuTimes[n-1], Wall: walls[n/2], Reps: n}
+}
+
+// progress prints a transient progress line on standard error when that is
+// a terminal, once the work has taken over half a second.
+type progress struct {
+	label string
+	total int
+	done  int
+	start time.Time
+	shown bool
+}
+
+var stderrIsTerminal = func() bool {
+	fi, err := os.Stderr.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}()
+
+func newProgress(label string, total int) *progress {
+	return &progress{label: label, total: total, start: time.Now()}
+}
+
+// step reports that one more unit, what, is done.
+func (p *progress) step(what string) {
+	p.done++
+	if stderrIsTerminal && time.Since(p.start) > 500*time.Millisecond {
+		fmt.Fprintf(os.Stderr, "\r\033[K%s %d/%d %s", p.label, p.done, p.total, what)
+		p.shown = true
+	}
+}
+
+// clear removes the progress line so that results print cleanly.
+func (p *progress) clear() {
+	if p.shown {
+		fmt.Fprintf(os.Stderr, "\r\033[K")
+		p.shown = false
+	}
+}
+
+func fmtDur(d time.Duration) string {
+	us := float64(d) / 1e3
+	switch {
+	case us < 1000:
+		return fmt.Sprintf("%.1f us", us)
+	case us < 1e6:
+		return fmt.Sprintf("%.2f ms", us/1e3)
+	}
+	return fmt.Sprintf("%.2f s", us/1e6)
+}
+
+func fmtBytes(b int64) string {
+	switch {
+	case b >= 1<<30 && b%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", b>>30)
+	case b >= 1<<20:
+		return fmt.Sprintf("%d MiB", b>>20)
+	case b >= 1<<10:
+		return fmt.Sprintf("%d KiB", b>>10)
+	}
+	return fmt.Sprintf("%d B", b)
+}

@@ -1,0 +1,141 @@
+package gpu
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/go-gl/gl/v4.5-core/gl"
+)
+
+// GL_KHR_shader_subgroup enums, which go-gl's 4.5 core profile lacks.
+const (
+	glSubgroupSize              = 0x9532
+	glSubgroupSupportedStages   = 0x9533
+	glSubgroupSupportedFeatures = 0x9534
+	glComputeShaderBit          = 0x20
+)
+
+// Subgroup feature bits (GL_KHR_shader_subgroup), as Caps.SubgroupFeatures
+// holds them.
+const (
+	SubgroupBasic      = 0x01
+	SubgroupVote       = 0x02
+	SubgroupArithmetic = 0x04
+	SubgroupBallot     = 0x08
+	SubgroupShuffle    = 0x10
+	SubgroupShuffleRel = 0x20
+	SubgroupClustered  = 0x40
+	SubgroupQuad       = 0x80
+)
+
+// Caps are the capabilities of a context that kernels choose their paths by.
+type Caps struct {
+	Platform    string // how the context was made: "EGL device 0", "EGL surfaceless", "GLFW window"
+	Vendor      string
+	Renderer    string
+	Version     string // GL_VERSION, which names the driver
+	GLSLVersion string
+	Major       int
+	Minor       int
+	Extensions  []string // sorted
+
+	// Subgroup operations in compute shaders (GL_KHR_shader_subgroup).
+	Subgroup         bool
+	SubgroupSize     int
+	SubgroupFeatures uint32
+
+	Int64     bool // 64-bit integer types in GLSL (GL_ARB_gpu_shader_int64)
+	Atomic64  bool // 64-bit atomicMin/atomicMax/... on storage buffers (GL_NV_shader_atomic_int64)
+	Software  bool // a CPU renderer (llvmpipe, softpipe, swrast): few "lanes", no forward-progress guarantees
+	Timestamp bool // GL_TIMESTAMP counters tick (QueryCounterBits > 0)
+
+	MaxWorkGroupCount       [3]int
+	MaxWorkGroupSize        [3]int
+	MaxWorkGroupInvocations int
+	MaxSharedMemory         int   // bytes of shared memory per work group
+	MaxSSBOSize             int64 // bytes in one shader storage block
+	MaxSSBOBindings         int
+	SSBOOffsetAlignment     int
+}
+
+// HasExtension reports whether the context offers the named extension.
+func (c *Caps) HasExtension(name string) bool {
+	i := sort.SearchStrings(c.Extensions, name)
+	return i < len(c.Extensions) && c.Extensions[i] == name
+}
+
+// HasSubgroup reports whether compute shaders have all of the given subgroup
+// features (a mask of Subgroup* bits).
+func (c *Caps) HasSubgroup(features uint32) bool {
+	return c.Subgroup && c.SubgroupFeatures&features == features
+}
+
+func (c *Caps) String() string {
+	sg := "no subgroups"
+	if c.Subgroup {
+		sg = fmt.Sprintf("subgroup size %d (features 0x%x)", c.SubgroupSize, c.SubgroupFeatures)
+	}
+	return fmt.Sprintf("%s | OpenGL %s | %s | %s, 64-bit atomics %v, max SSBO %d MiB, max groups %d",
+		c.Renderer, c.Version, c.Platform, sg, c.Atomic64, c.MaxSSBOSize>>20, c.MaxWorkGroupCount[0])
+}
+
+func glString(name uint32) string {
+	p := gl.GetString(name)
+	if p == nil {
+		return ""
+	}
+	return gl.GoStr(p)
+}
+
+func readCaps(platform string) Caps {
+	c := Caps{
+		Platform:    platform,
+		Vendor:      glString(gl.VENDOR),
+		Renderer:    glString(gl.RENDERER),
+		Version:     glString(gl.VERSION),
+		GLSLVersion: glString(gl.SHADING_LANGUAGE_VERSION),
+	}
+	geti := func(p uint32) int {
+		var v int32
+		gl.GetIntegerv(p, &v)
+		return int(v)
+	}
+	c.Major, c.Minor = geti(gl.MAJOR_VERSION), geti(gl.MINOR_VERSION)
+	n := geti(gl.NUM_EXTENSIONS)
+	for i := 0; i < n; i++ {
+		c.Extensions = append(c.Extensions, gl.GoStr(gl.GetStringi(gl.EXTENSIONS, uint32(i))))
+	}
+	sort.Strings(c.Extensions)
+	for i := uint32(0); i < 3; i++ {
+		var v int32
+		gl.GetIntegeri_v(gl.MAX_COMPUTE_WORK_GROUP_COUNT, i, &v)
+		c.MaxWorkGroupCount[i] = int(v)
+		gl.GetIntegeri_v(gl.MAX_COMPUTE_WORK_GROUP_SIZE, i, &v)
+		c.MaxWorkGroupSize[i] = int(v)
+	}
+	c.MaxWorkGroupInvocations = geti(gl.MAX_COMPUTE_WORK_GROUP_INVOCATIONS)
+	c.MaxSharedMemory = geti(gl.MAX_COMPUTE_SHARED_MEMORY_SIZE)
+	var ssbo int64
+	gl.GetInteger64v(gl.MAX_SHADER_STORAGE_BLOCK_SIZE, &ssbo)
+	c.MaxSSBOSize = ssbo
+	c.MaxSSBOBindings = geti(gl.MAX_SHADER_STORAGE_BUFFER_BINDINGS)
+	c.SSBOOffsetAlignment = geti(gl.SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT)
+	if c.HasExtension("GL_KHR_shader_subgroup") {
+		stages := geti(glSubgroupSupportedStages)
+		if stages&glComputeShaderBit != 0 {
+			c.Subgroup = true
+			c.SubgroupSize = geti(glSubgroupSize)
+			c.SubgroupFeatures = uint32(geti(glSubgroupSupportedFeatures))
+		}
+	}
+	glError() // the subgroup queries are invalid enums on drivers without them
+	c.Int64 = c.HasExtension("GL_ARB_gpu_shader_int64")
+	c.Atomic64 = c.Int64 && c.HasExtension("GL_NV_shader_atomic_int64")
+	r := strings.ToLower(c.Renderer)
+	c.Software = strings.Contains(r, "llvmpipe") || strings.Contains(r, "softpipe") || strings.Contains(r, "swrast")
+	var bits int32
+	gl.GetQueryiv(gl.TIMESTAMP, gl.QUERY_COUNTER_BITS, &bits)
+	c.Timestamp = bits > 0
+	return c
+}

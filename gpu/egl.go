@@ -1,0 +1,210 @@
+package gpu
+
+/*
+#cgo pkg-config: egl
+#include <stdlib.h>
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+
+// Extension entry points are looked up at run time: the EGL loader (glvnd)
+// exports them only through eglGetProcAddress.
+static PFNEGLQUERYDEVICESEXTPROC dpglQueryDevices;
+static PFNEGLGETPLATFORMDISPLAYEXTPROC dpglGetPlatformDisplay;
+static PFNEGLQUERYDEVICESTRINGEXTPROC dpglQueryDeviceString;
+
+static void dpglLoad(void) {
+	if (!dpglGetPlatformDisplay) {
+		dpglQueryDevices = (PFNEGLQUERYDEVICESEXTPROC)eglGetProcAddress("eglQueryDevicesEXT");
+		dpglGetPlatformDisplay = (PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
+		dpglQueryDeviceString = (PFNEGLQUERYDEVICESTRINGEXTPROC)eglGetProcAddress("eglQueryDeviceStringEXT");
+	}
+}
+
+static const char* dpglClientExtensions(void) {
+	const char* s = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
+	return s ? s : "";
+}
+
+// dpglDevices fills devs with up to max devices and returns how many there are.
+static int dpglDevices(EGLDeviceEXT* devs, int max) {
+	dpglLoad();
+	if (!dpglQueryDevices) return -1;
+	EGLint n = 0;
+	if (!dpglQueryDevices(max, devs, &n)) return -1;
+	return n;
+}
+
+static const char* dpglDeviceExtensions(EGLDeviceEXT dev) {
+	dpglLoad();
+	if (!dpglQueryDeviceString) return "";
+	const char* s = dpglQueryDeviceString(dev, EGL_EXTENSIONS);
+	return s ? s : "";
+}
+
+static EGLDisplay dpglPlatformDisplay(EGLenum platform, void* native) {
+	dpglLoad();
+	if (!dpglGetPlatformDisplay) return EGL_NO_DISPLAY;
+	return dpglGetPlatformDisplay(platform, native, NULL);
+}
+
+// dpglCreate initializes dpy and creates an OpenGL core context of the given
+// version, current on the calling thread without a surface. On failure it
+// returns NULL and sets *step to the EGL call that failed.
+static EGLContext dpglCreate(EGLDisplay dpy, int major, int minor, int debug, const char** step) {
+	EGLint maj, min;
+	if (!eglInitialize(dpy, &maj, &min)) { *step = "eglInitialize"; return NULL; }
+	if (!eglBindAPI(EGL_OPENGL_API)) { *step = "eglBindAPI(EGL_OPENGL_API)"; return NULL; }
+	EGLConfig cfg = EGL_NO_CONFIG_KHR;
+	EGLint cfgAttr[] = { EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE };
+	EGLint n = 0;
+	if (!eglChooseConfig(dpy, cfgAttr, &cfg, 1, &n) || n < 1) {
+		// A surfaceless context needs no config where EGL_KHR_no_config_context is offered.
+		cfg = EGL_NO_CONFIG_KHR;
+	}
+	EGLint attr[] = {
+		EGL_CONTEXT_MAJOR_VERSION, major,
+		EGL_CONTEXT_MINOR_VERSION, minor,
+		EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+		EGL_CONTEXT_OPENGL_DEBUG, debug ? EGL_TRUE : EGL_FALSE,
+		EGL_NONE,
+	};
+	EGLContext ctx = eglCreateContext(dpy, cfg, EGL_NO_CONTEXT, attr);
+	if (ctx == EGL_NO_CONTEXT) { *step = "eglCreateContext"; return NULL; }
+	if (!eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx)) {
+		*step = "eglMakeCurrent(no surface)";
+		eglDestroyContext(dpy, ctx);
+		return NULL;
+	}
+	return ctx;
+}
+
+static void dpglDestroy(EGLDisplay dpy, EGLContext ctx) {
+	eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+	eglDestroyContext(dpy, ctx);
+	eglReleaseThread();
+}
+
+static void* dpglProc(const char* name) { return (void*)eglGetProcAddress(name); }
+*/
+import "C"
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"unsafe"
+)
+
+// eglContext is a headless OpenGL context made through EGL.
+type eglContext struct {
+	dpy      C.EGLDisplay
+	ctx      C.EGLContext
+	platform string
+}
+
+// eglDisplays counts the live contexts on each EGLDisplay: a display is
+// terminated only when its last context goes, because EGL hands out one
+// display per (platform, device) to the whole process.
+var eglDisplays = struct {
+	sync.Mutex
+	refs map[C.EGLDisplay]int
+}{refs: map[C.EGLDisplay]int{}}
+
+// glVersions are tried from the newest down to the 4.3 minimum that compute
+// shaders and storage buffers need.
+var glVersions = [][2]int{{4, 6}, {4, 5}, {4, 4}, {4, 3}}
+
+// newEGL makes a context current on the calling (locked) thread. It tries the
+// EGL device platform first (each device in turn: NVIDIA exposes its GPUs
+// this way), then Mesa's surfaceless platform, and reports every attempt when
+// all fail.
+func newEGL(debug bool) (*eglContext, error) {
+	client := C.GoString(C.dpglClientExtensions())
+	var tried []string
+	try := func(name string, dpy C.EGLDisplay) *eglContext {
+		if dpy == 0 {
+			tried = append(tried, name+": no display")
+			return nil
+		}
+		var lastErr string
+		for _, v := range glVersions {
+			var step *C.char
+			dbg := C.int(0)
+			if debug {
+				dbg = 1
+			}
+			ctx := C.dpglCreate(dpy, C.int(v[0]), C.int(v[1]), dbg, &step)
+			if ctx != nil {
+				eglDisplays.Lock()
+				eglDisplays.refs[dpy]++
+				eglDisplays.Unlock()
+				return &eglContext{dpy: dpy, ctx: ctx, platform: name}
+			}
+			lastErr = fmt.Sprintf("%s failed (0x%04x) for OpenGL %d.%d core", C.GoString(step), int(C.eglGetError()), v[0], v[1])
+			if C.GoString(step) == "eglInitialize" {
+				break
+			}
+		}
+		tried = append(tried, name+": "+lastErr)
+		eglDisplays.Lock()
+		if eglDisplays.refs[dpy] == 0 {
+			C.eglTerminate(dpy)
+		}
+		eglDisplays.Unlock()
+		return nil
+	}
+	if strings.Contains(client, "EGL_EXT_platform_device") {
+		var devs [16]C.EGLDeviceEXT
+		n := int(C.dpglDevices(&devs[0], 16))
+		if n < 0 {
+			tried = append(tried, "EGL device platform: eglQueryDevicesEXT failed")
+		}
+		// Hardware devices first: Mesa also lists a software device.
+		order := make([]int, 0, n)
+		for i := 0; i < n && i < len(devs); i++ {
+			if !strings.Contains(C.GoString(C.dpglDeviceExtensions(devs[i])), "EGL_MESA_device_software") {
+				order = append(order, i)
+			}
+		}
+		for i := 0; i < n && i < len(devs); i++ {
+			if strings.Contains(C.GoString(C.dpglDeviceExtensions(devs[i])), "EGL_MESA_device_software") {
+				order = append(order, i)
+			}
+		}
+		for _, i := range order {
+			name := fmt.Sprintf("EGL device %d", i)
+			if c := try(name, C.dpglPlatformDisplay(C.EGL_PLATFORM_DEVICE_EXT, unsafe.Pointer(devs[i]))); c != nil {
+				return c, nil
+			}
+		}
+	} else {
+		tried = append(tried, "EGL device platform: EGL_EXT_platform_device not offered")
+	}
+	if strings.Contains(client, "EGL_MESA_platform_surfaceless") {
+		if c := try("EGL surfaceless", C.dpglPlatformDisplay(C.EGL_PLATFORM_SURFACELESS_MESA, nil)); c != nil {
+			return c, nil
+		}
+	} else {
+		tried = append(tried, "EGL surfaceless platform: EGL_MESA_platform_surfaceless not offered")
+	}
+	return nil, fmt.Errorf("gpu: no headless OpenGL 4.3+ core context could be made (%s); "+
+		"install an NVIDIA driver with its EGL library, or Mesa (apt-get install libegl1 libegl-mesa0 libgl1-mesa-dri) for the llvmpipe CPU renderer",
+		strings.Join(tried, "; "))
+}
+
+func (e *eglContext) procAddr(name string) unsafe.Pointer {
+	cs := C.CString(name)
+	defer C.free(unsafe.Pointer(cs))
+	return C.dpglProc(cs)
+}
+
+func (e *eglContext) destroy() {
+	C.dpglDestroy(e.dpy, e.ctx)
+	eglDisplays.Lock()
+	eglDisplays.refs[e.dpy]--
+	if eglDisplays.refs[e.dpy] == 0 {
+		delete(eglDisplays.refs, e.dpy)
+		C.eglTerminate(e.dpy)
+	}
+	eglDisplays.Unlock()
+}
