@@ -3,13 +3,15 @@
 // turns them into what the driver compiles (includes, defines, #line).
 //
 // Layout: include/ has the headers shared by every kernel; each other
-// folder holds the kernels of one package (copy/ for bench's copy kernel,
-// scan/ for the scan package, and so on).
+// folder holds the kernels (.comp) and headers (.glsl) of one package: copy/
+// for bench's copy kernel, scan/ for package scan, and so on. A kernel lists
+// the define sets it is linted with in "// lint: KEY=VALUE ..." lines; every
+// define it reads has a default.
 package shaders
 
 import "embed"
 
 // FS is the shader tree.
 //
-//go:embed include copy
+//go:embed */*.glsl */*.comp
 var FS embed.FS
