@@ -10,6 +10,10 @@ import (
 	"github.com/dpgl/dpgl/gpu"
 )
 
+func init() {
+	commands["copy"] = command{runCopy, "memory bandwidth of the compute copy kernel and the driver's copy"}
+}
+
 // copyKernel is one tuning of shaders/copy/copy.comp.
 type copyKernel struct{ wg, items int }
 

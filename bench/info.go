@@ -8,6 +8,11 @@ import (
 	"github.com/dpgl/dpgl/gpu"
 )
 
+func init() {
+	commands["info"] = command{runInfo, "the GL context's renderer, driver and capabilities"}
+	commands["quick"] = command{runQuick, "device info and a short copy-bandwidth table"}
+}
+
 func runInfo(args []string, w io.Writer) error {
 	fs := flag.NewFlagSet("info", flag.ContinueOnError)
 	fs.Usage = usageFor(fs, "info", "Prints the headless GL context's renderer, driver and the capabilities kernels choose their paths by.")

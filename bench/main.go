@@ -22,17 +22,11 @@ type command struct {
 	help string
 }
 
-var commands = map[string]command{
-	"copy": {runCopy, "memory bandwidth of the compute copy kernel and the driver's copy"},
-	"info": {runInfo, "the GL context's renderer, driver and capabilities"},
-}
+// commands holds the subcommands; each file registers its own in init.
+var commands = map[string]command{}
 
 // defaultCommand runs when bench is given no command.
 const defaultCommand = "quick"
-
-func init() {
-	commands["quick"] = command{runQuick, "the default: device info and a short copy-bandwidth table"}
-}
 
 func main() {
 	if err := run(os.Args[1:], os.Stdout); err != nil {
