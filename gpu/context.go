@@ -40,6 +40,7 @@ type Context struct {
 	debug bool
 
 	programs programCache
+	vao      uint32 // the empty vertex array that attribute-less draws need
 	live     [numKinds]atomic.Int64
 	made     [numKinds]atomic.Int64
 }
@@ -104,6 +105,10 @@ func (c *Context) loop(ready chan<- error) {
 		k.done <- runCall(k.f)
 	}
 	c.programs.deleteAll(c)
+	if c.vao != 0 {
+		gl.DeleteVertexArrays(1, &c.vao)
+		c.track(KindVertexArray, -1)
+	}
 	c.platform.Close()
 	close(c.stopped)
 }

@@ -57,18 +57,52 @@ func (c *Context) MustProgram(name string, defines map[string]string) *Program {
 
 // ProgramFS is Program with the source tree fsys.
 func (c *Context) ProgramFS(fsys fs.FS, name string, defines map[string]string) (*Program, error) {
-	src, err := Expand(fsys, name, defines)
-	if err != nil {
-		return nil, err
+	return c.program(fsys, name, []stageFile{{gl.COMPUTE_SHADER, name}}, defines)
+}
+
+// GraphicsProgram returns the program linked from a vertex and a fragment
+// shader of the embedded tree (the GPU's own pipeline, used as a reference
+// renderer and to show images in a window).
+func (c *Context) GraphicsProgram(vert, frag string, defines map[string]string) (*Program, error) {
+	return c.GraphicsProgramFS(shaders.FS, vert, frag, defines)
+}
+
+// GraphicsProgramFS is GraphicsProgram with the source tree fsys.
+func (c *Context) GraphicsProgramFS(fsys fs.FS, vert, frag string, defines map[string]string) (*Program, error) {
+	return c.program(fsys, vert+"+"+frag, []stageFile{{gl.VERTEX_SHADER, vert}, {gl.FRAGMENT_SHADER, frag}}, defines)
+}
+
+type stageFile struct {
+	kind uint32
+	file string
+}
+
+type stageSource struct {
+	kind uint32
+	src  *Source
+}
+
+func (c *Context) program(fsys fs.FS, name string, files []stageFile, defines map[string]string) (*Program, error) {
+	h := sha256.New()
+	var stages []stageSource
+	for _, f := range files {
+		src, err := Expand(fsys, f.file, defines)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(h, "%d\x00%s\x00", f.kind, src.Text)
+		stages = append(stages, stageSource{f.kind, src})
 	}
-	key := sha256.Sum256([]byte(src.Text))
+	var key [32]byte
+	h.Sum(key[:0])
 	c.programs.Lock()
 	p := c.programs.byKey[key]
 	c.programs.Unlock()
 	if p != nil {
 		return p, nil
 	}
-	c.Do(func() { p, err = c.build(name, src) })
+	var err error
+	c.Do(func() { p, err = c.build(name, stages) })
 	if err != nil {
 		return nil, err
 	}
@@ -84,46 +118,59 @@ func (c *Context) ProgramFS(fsys fs.FS, name string, defines map[string]string) 
 	return p, nil
 }
 
-// build compiles and links src; on failure it deletes every object it made
-// and returns the driver's log with file names and lines of the original
-// files.
-func (c *Context) build(name string, src *Source) (*Program, error) {
-	sh := gl.CreateShader(gl.COMPUTE_SHADER)
-	if sh == 0 {
-		return nil, fmt.Errorf("gpu: %s: glCreateShader failed (%s)", name, glError())
-	}
-	c.track(KindShader, 1)
+// build compiles and links the stages; on failure it deletes every object it
+// made and returns the driver's log with file names and lines of the
+// original files.
+func (c *Context) build(name string, stages []stageSource) (*Program, error) {
+	var shs []uint32
 	defer func() {
-		gl.DeleteShader(sh)
-		c.track(KindShader, -1)
+		for _, sh := range shs {
+			gl.DeleteShader(sh)
+			c.track(KindShader, -1)
+		}
 	}()
-	cs, free := gl.Strs(src.Text + "\x00")
-	length := int32(len(src.Text))
-	gl.ShaderSource(sh, 1, cs, &length)
-	free()
-	gl.CompileShader(sh)
-	var ok int32
-	gl.GetShaderiv(sh, gl.COMPILE_STATUS, &ok)
-	if ok == 0 {
-		return nil, fmt.Errorf("gpu: compiling %s:\n%s", name, src.MapLog(shaderLog(sh)))
+	for _, st := range stages {
+		sh := gl.CreateShader(st.kind)
+		if sh == 0 {
+			return nil, fmt.Errorf("gpu: %s: glCreateShader failed (%s)", st.src.Files[0], glError())
+		}
+		c.track(KindShader, 1)
+		shs = append(shs, sh)
+		cs, free := gl.Strs(st.src.Text + "\x00")
+		length := int32(len(st.src.Text))
+		gl.ShaderSource(sh, 1, cs, &length)
+		free()
+		gl.CompileShader(sh)
+		var ok int32
+		gl.GetShaderiv(sh, gl.COMPILE_STATUS, &ok)
+		if ok == 0 {
+			return nil, fmt.Errorf("gpu: compiling %s:\n%s", st.src.Files[0], st.src.MapLog(shaderLog(sh)))
+		}
 	}
 	prog := gl.CreateProgram()
 	c.track(KindProgram, 1)
-	gl.AttachShader(prog, sh)
+	for _, sh := range shs {
+		gl.AttachShader(prog, sh)
+	}
 	gl.LinkProgram(prog)
-	gl.DetachShader(prog, sh)
+	for _, sh := range shs {
+		gl.DetachShader(prog, sh)
+	}
+	var ok int32
 	gl.GetProgramiv(prog, gl.LINK_STATUS, &ok)
 	if ok == 0 {
 		log := programLog(prog)
 		gl.DeleteProgram(prog)
 		c.track(KindProgram, -1)
-		return nil, fmt.Errorf("gpu: linking %s:\n%s", name, src.MapLog(log))
+		return nil, fmt.Errorf("gpu: linking %s:\n%s", name, stages[0].src.MapLog(log))
 	}
 	p := &Program{ctx: c, id: prog, name: name, uniforms: map[string]int32{}}
-	var ls [3]int32
-	gl.GetProgramiv(prog, gl.COMPUTE_WORK_GROUP_SIZE, &ls[0])
-	for i := range ls {
-		p.LocalSize[i] = int(ls[i])
+	if stages[0].kind == gl.COMPUTE_SHADER {
+		var ls [3]int32
+		gl.GetProgramiv(prog, gl.COMPUTE_WORK_GROUP_SIZE, &ls[0])
+		for i := range ls {
+			p.LocalSize[i] = int(ls[i])
+		}
 	}
 	c.check("build " + name)
 	return p, nil
