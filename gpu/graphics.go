@@ -244,18 +244,27 @@ func (c *Context) Viewport(x, y, w, h int) {
 
 // ClearColorUint clears color attachment i of f to v.
 func (f *Framebuffer) ClearColorUint(i int, v [4]uint32) {
-	f.ctx.Do(func() { gl.ClearNamedFramebufferuiv(f.id, gl.COLOR, int32(i), &v[0]); f.ctx.check("glClearNamedFramebufferuiv") })
+	f.ctx.Do(func() {
+		gl.ClearNamedFramebufferuiv(f.id, gl.COLOR, int32(i), &v[0])
+		f.ctx.check("glClearNamedFramebufferuiv")
+	})
 }
 
 // ClearColor clears color attachment i of f to v (normalized and float
 // formats).
 func (f *Framebuffer) ClearColor(i int, v [4]float32) {
-	f.ctx.Do(func() { gl.ClearNamedFramebufferfv(f.id, gl.COLOR, int32(i), &v[0]); f.ctx.check("glClearNamedFramebufferfv") })
+	f.ctx.Do(func() {
+		gl.ClearNamedFramebufferfv(f.id, gl.COLOR, int32(i), &v[0])
+		f.ctx.check("glClearNamedFramebufferfv")
+	})
 }
 
 // ClearDepth clears the depth attachment of f to d.
 func (f *Framebuffer) ClearDepth(d float32) {
-	f.ctx.Do(func() { gl.ClearNamedFramebufferfv(f.id, gl.DEPTH, 0, &d); f.ctx.check("glClearNamedFramebufferfv(DEPTH)") })
+	f.ctx.Do(func() {
+		gl.ClearNamedFramebufferfv(f.id, gl.DEPTH, 0, &d)
+		f.ctx.check("glClearNamedFramebufferfv(DEPTH)")
+	})
 }
 
 // DepthTest turns the depth test with GL_LESS on or off (on the GL thread).
