@@ -1,0 +1,277 @@
+package volume
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strings"
+)
+
+// MaxNIfTIVoxels is the largest volume ReadNIfTI accepts (2^28 voxels, 1 GiB
+// as float32): a header asking for more is taken to be damaged.
+const MaxNIfTIVoxels = 1 << 28
+
+// maxNIfTIExtension bounds the bytes between the header and the voxel data.
+const maxNIfTIExtension = 64 << 20
+
+const niftiHeaderSize = 348
+
+// NIfTI datatype codes (the header's datatype field) that ReadNIfTI reads.
+const (
+	NIfTIUint8   = 2
+	NIfTIInt16   = 4
+	NIfTIInt32   = 8
+	NIfTIFloat32 = 16
+	NIfTIFloat64 = 64
+	NIfTIInt8    = 256
+	NIfTIUint16  = 512
+	NIfTIUint32  = 768
+)
+
+var niftiTypes = map[int16]struct {
+	name string
+	bits int16
+}{
+	NIfTIUint8: {"uint8", 8}, NIfTIInt16: {"int16", 16}, NIfTIInt32: {"int32", 32},
+	NIfTIFloat32: {"float32", 32}, NIfTIFloat64: {"float64", 64}, NIfTIInt8: {"int8", 8},
+	NIfTIUint16: {"uint16", 16}, NIfTIUint32: {"uint32", 32},
+}
+
+// NIfTIHeader holds the fields of a NIfTI-1 header that ReadNIfTI uses or
+// reports.
+type NIfTIHeader struct {
+	ByteOrder          binary.ByteOrder // of the header and the voxel data
+	Dim                [8]int16         // Dim[0] is the number of dimensions, Dim[1..3] the sizes
+	Datatype           int16            // one of the NIfTI* codes
+	Bitpix             int16
+	Pixdim             [8]float32 // Pixdim[1..3] are the voxel spacing in XYZTUnits
+	VoxOffset          float32    // byte offset of the voxel data
+	SclSlope, SclInter float32    // voxel value = SclSlope*stored + SclInter (when SclSlope != 0)
+	XYZTUnits          uint8
+	Descrip            string
+	Gzipped            bool
+}
+
+// DatatypeName is the Go name of the header's voxel type, e.g. "int16".
+func (h *NIfTIHeader) DatatypeName() string {
+	if t, ok := niftiTypes[h.Datatype]; ok {
+		return t.name
+	}
+	return fmt.Sprintf("datatype %d", h.Datatype)
+}
+
+// LoadNIfTI reads a .nii or .nii.gz file with ReadNIfTI.
+func LoadNIfTI(path string) (*Volume, *NIfTIHeader, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	v, h, err := ReadNIfTI(f)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return v, h, nil
+}
+
+// ReadNIfTI reads a single-file NIfTI-1 volume (magic "n+1"), gzip-compressed
+// or not (told apart by the gzip magic, not the name), little- or big-endian
+// (told by sizeof_hdr). The voxels become float32 after the scaling
+// scl_slope·stored + scl_inter (none when scl_slope is 0); the spacing is
+// pixdim[1..3] (a 0 read as 1, as the common tools do); the origin is 0 and
+// the qform/sform orientation is ignored, so voxel axes are world axes.
+//
+// It is strict: a header that is truncated, has the wrong sizeof_hdr or
+// magic, an unsupported or inconsistent datatype and bitpix, absurd
+// dimensions (below 1, above 3-D, more than MaxNIfTIVoxels), a vox_offset
+// inside the header, non-finite scaling, or voxel data that is shorter or
+// longer than the dimensions say is rejected with an error naming the field.
+// Nothing larger than what the input really holds is allocated.
+func ReadNIfTI(r io.Reader) (*Volume, *NIfTIHeader, error) {
+	br := bufio.NewReader(r)
+	h := &NIfTIHeader{}
+	var src io.Reader = br
+	if magic, err := br.Peek(2); err == nil && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, nil, fmt.Errorf("volume: NIfTI: gzip: %w", err)
+		}
+		defer zr.Close()
+		src, h.Gzipped = zr, true
+	}
+	var raw [niftiHeaderSize]byte
+	if n, err := io.ReadFull(src, raw[:]); err != nil {
+		return nil, nil, fmt.Errorf("volume: NIfTI: header truncated: %d of %d bytes (%w)", n, niftiHeaderSize, noEOF(err))
+	}
+	if err := h.parse(raw[:]); err != nil {
+		return nil, nil, err
+	}
+	nvox := 1
+	for i := 1; i <= 3; i++ {
+		nvox *= int(h.Dim[i])
+	}
+	bytesPer := int(h.Bitpix) / 8
+	need := int64(nvox) * int64(bytesPer)
+
+	// Skip the 4-byte extension flag and any extensions up to vox_offset.
+	skip := int64(h.VoxOffset) - niftiHeaderSize
+	if n, err := io.CopyN(io.Discard, src, skip); err != nil {
+		return nil, nil, fmt.Errorf("volume: NIfTI: vox_offset: file ends %d bytes into the %d bytes before the voxel data (%w)", n, skip, noEOF(err))
+	}
+	// Read at most need+1 bytes, growing the buffer only as data arrives, so
+	// that a damaged header cannot make us allocate what the file lacks.
+	data, err := io.ReadAll(io.LimitReader(src, need+1))
+	if err != nil {
+		if h.Gzipped {
+			return nil, nil, fmt.Errorf("volume: NIfTI: gzip: %w", err)
+		}
+		return nil, nil, fmt.Errorf("volume: NIfTI: data: %w", err)
+	}
+	if int64(len(data)) < need {
+		return nil, nil, fmt.Errorf("volume: NIfTI: data truncated: dim %v of %s need %d bytes after vox_offset %d, file has %d",
+			h.Dim[1:4], h.DatatypeName(), need, int64(h.VoxOffset), len(data))
+	}
+	if int64(len(data)) > need {
+		return nil, nil, fmt.Errorf("volume: NIfTI: data: file is longer than dim %v of %s (%d bytes after vox_offset %d): wrong size",
+			h.Dim[1:4], h.DatatypeName(), need, int64(h.VoxOffset))
+	}
+	if h.Gzipped {
+		// Reading to the end makes gzip check its CRC and length.
+		if _, err := src.Read(make([]byte, 1)); err != io.EOF {
+			if err == nil {
+				err = errors.New("trailing data")
+			}
+			return nil, nil, fmt.Errorf("volume: NIfTI: gzip: %w", err)
+		}
+	}
+
+	var spacing [3]float32
+	for i := range spacing {
+		spacing[i] = h.Pixdim[i+1]
+		if spacing[i] == 0 || int(h.Dim[0]) <= i {
+			spacing[i] = 1
+		}
+	}
+	v := New([3]int{int(h.Dim[1]), int(h.Dim[2]), int(h.Dim[3])}, spacing, [3]float32{})
+	h.decode(v.Data, data)
+	return v, h, nil
+}
+
+func noEOF(err error) error {
+	if err == io.EOF {
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}
+
+// parse fills h from the 348 header bytes and checks every field ReadNIfTI
+// relies on.
+func (h *NIfTIHeader) parse(b []byte) error {
+	switch {
+	case binary.LittleEndian.Uint32(b) == niftiHeaderSize:
+		h.ByteOrder = binary.LittleEndian
+	case binary.BigEndian.Uint32(b) == niftiHeaderSize:
+		h.ByteOrder = binary.BigEndian
+	case binary.LittleEndian.Uint32(b) == 540 || binary.BigEndian.Uint32(b) == 540:
+		return errors.New("volume: NIfTI: sizeof_hdr is 540: NIfTI-2 files are not supported")
+	default:
+		return fmt.Errorf("volume: NIfTI: sizeof_hdr is %d, want 348 in either byte order: not a NIfTI-1 file", int32(binary.LittleEndian.Uint32(b)))
+	}
+	bo := h.ByteOrder
+	i16 := func(off int) int16 { return int16(bo.Uint16(b[off:])) }
+	f32 := func(off int) float32 { return math.Float32frombits(bo.Uint32(b[off:])) }
+
+	switch m := string(b[344:348]); m {
+	case "n+1\x00":
+	case "ni1\x00":
+		return errors.New(`volume: NIfTI: magic is "ni1": header/image pairs (.hdr/.img) are not supported, only single .nii files`)
+	default:
+		return fmt.Errorf("volume: NIfTI: magic is %q, want \"n+1\\x00\"", m)
+	}
+	for i := range h.Dim {
+		h.Dim[i] = i16(40 + 2*i)
+	}
+	if h.Dim[0] < 1 || h.Dim[0] > 7 {
+		return fmt.Errorf("volume: NIfTI: dim[0] is %d, want 1..7 dimensions", h.Dim[0])
+	}
+	for i := int16(1); i <= h.Dim[0]; i++ {
+		if h.Dim[i] < 1 {
+			return fmt.Errorf("volume: NIfTI: dim[%d] is %d, want >= 1", i, h.Dim[i])
+		}
+		if i > 3 && h.Dim[i] != 1 {
+			return fmt.Errorf("volume: NIfTI: dim[%d] is %d: only 3-D volumes are supported (dim[4..7] must be 1)", i, h.Dim[i])
+		}
+	}
+	for i := h.Dim[0] + 1; i < 8; i++ {
+		h.Dim[i] = 1 // unused dimensions; writers leave anything there
+	}
+	if n := int64(h.Dim[1]) * int64(h.Dim[2]) * int64(h.Dim[3]); n > MaxNIfTIVoxels {
+		return fmt.Errorf("volume: NIfTI: dim %v is %d voxels, more than the %d this reader accepts", h.Dim[1:4], n, MaxNIfTIVoxels)
+	}
+	h.Datatype, h.Bitpix = i16(70), i16(72)
+	t, ok := niftiTypes[h.Datatype]
+	if !ok {
+		return fmt.Errorf("volume: NIfTI: datatype %d is not supported (uint8, int8, int16, uint16, int32, uint32, float32, float64 are)", h.Datatype)
+	}
+	if h.Bitpix != t.bits {
+		return fmt.Errorf("volume: NIfTI: bitpix is %d, but datatype %s has %d bits", h.Bitpix, t.name, t.bits)
+	}
+	for i := range h.Pixdim {
+		h.Pixdim[i] = f32(76 + 4*i)
+	}
+	for i := 1; i <= min(3, int(h.Dim[0])); i++ {
+		if p := float64(h.Pixdim[i]); math.IsNaN(p) || math.IsInf(p, 0) || p < 0 || (p > 0 && p < 1e-30) {
+			return fmt.Errorf("volume: NIfTI: pixdim[%d] is %v, want a positive voxel spacing", i, h.Pixdim[i])
+		}
+	}
+	h.VoxOffset = f32(108)
+	if vo := float64(h.VoxOffset); !(vo >= niftiHeaderSize+4) || vo != math.Trunc(vo) || vo > niftiHeaderSize+maxNIfTIExtension {
+		return fmt.Errorf("volume: NIfTI: vox_offset is %v, want a whole number from 352 to %d", h.VoxOffset, niftiHeaderSize+maxNIfTIExtension)
+	}
+	h.SclSlope, h.SclInter = f32(112), f32(116)
+	if s := float64(h.SclSlope); math.IsNaN(s) || math.IsInf(s, 0) {
+		return fmt.Errorf("volume: NIfTI: scl_slope is %v, want finite", h.SclSlope)
+	}
+	if s := float64(h.SclInter); math.IsNaN(s) || math.IsInf(s, 0) {
+		return fmt.Errorf("volume: NIfTI: scl_inter is %v, want finite", h.SclInter)
+	}
+	h.XYZTUnits = b[123]
+	h.Descrip = strings.TrimRight(string(b[148:228]), "\x00 ")
+	return nil
+}
+
+// decode converts the stored voxels to float32 and applies the scaling.
+func (h *NIfTIHeader) decode(dst []float32, b []byte) {
+	bo := h.ByteOrder
+	var get func(i int) float64
+	switch h.Datatype {
+	case NIfTIUint8:
+		get = func(i int) float64 { return float64(b[i]) }
+	case NIfTIInt8:
+		get = func(i int) float64 { return float64(int8(b[i])) }
+	case NIfTIInt16:
+		get = func(i int) float64 { return float64(int16(bo.Uint16(b[2*i:]))) }
+	case NIfTIUint16:
+		get = func(i int) float64 { return float64(bo.Uint16(b[2*i:])) }
+	case NIfTIInt32:
+		get = func(i int) float64 { return float64(int32(bo.Uint32(b[4*i:]))) }
+	case NIfTIUint32:
+		get = func(i int) float64 { return float64(bo.Uint32(b[4*i:])) }
+	case NIfTIFloat32:
+		get = func(i int) float64 { return float64(math.Float32frombits(bo.Uint32(b[4*i:]))) }
+	case NIfTIFloat64:
+		get = func(i int) float64 { return math.Float64frombits(bo.Uint64(b[8*i:])) }
+	}
+	slope, inter := float64(h.SclSlope), float64(h.SclInter)
+	if slope == 0 {
+		slope, inter = 1, 0 // the standard's "no scaling"
+	}
+	for i := range dst {
+		dst[i] = float32(slope*get(i) + inter)
+	}
+}

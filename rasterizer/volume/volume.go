@@ -1,0 +1,130 @@
+package volume
+
+import (
+	"fmt"
+	"math"
+)
+
+// Volume is a scalar field sampled on a regular grid. Sample (x, y, z) lies
+// at world position Origin + (x, y, z)·Spacing (componentwise) and is stored
+// at Data[x + Dims[0]*(y + Dims[1]*z)]: x varies fastest, as in NIfTI files
+// and in the GPU buffer that Upload makes.
+type Volume struct {
+	Dims    [3]int     // samples along x, y and z; each at least 1
+	Spacing [3]float32 // world distance between neighbouring samples; each positive
+	Origin  [3]float32 // world position of sample (0, 0, 0)
+	Data    []float32  // Dims[0]*Dims[1]*Dims[2] samples, x fastest
+}
+
+// New returns a zero-filled volume. It panics unless every dimension is at
+// least 1 and every spacing is positive and finite.
+func New(dims [3]int, spacing, origin [3]float32) *Volume {
+	for i := 0; i < 3; i++ {
+		if dims[i] < 1 {
+			panic(fmt.Sprintf("volume: New: dims[%d] = %d, want >= 1", i, dims[i]))
+		}
+		if !(spacing[i] > 0) || math.IsInf(float64(spacing[i]), 0) {
+			panic(fmt.Sprintf("volume: New: spacing[%d] = %v, want positive and finite", i, spacing[i]))
+		}
+	}
+	n := int64(dims[0]) * int64(dims[1]) * int64(dims[2])
+	if n > math.MaxInt32 {
+		panic(fmt.Sprintf("volume: New: dims %v hold %d samples, more than the 2^31-1 the GPU kernels can index", dims, n))
+	}
+	return &Volume{Dims: dims, Spacing: spacing, Origin: origin, Data: make([]float32, n)}
+}
+
+// Len is the number of samples.
+func (v *Volume) Len() int { return v.Dims[0] * v.Dims[1] * v.Dims[2] }
+
+// Cells is the number of grid cells (cubes of 8 neighbouring samples): the
+// unit of work of marching cubes. It is 0 when any dimension is 1.
+func (v *Volume) Cells() int {
+	return max(v.Dims[0]-1, 0) * max(v.Dims[1]-1, 0) * max(v.Dims[2]-1, 0)
+}
+
+// Index is the position of sample (x, y, z) in Data.
+func (v *Volume) Index(x, y, z int) int { return x + v.Dims[0]*(y+v.Dims[1]*z) }
+
+// At is sample (x, y, z).
+func (v *Volume) At(x, y, z int) float32 { return v.Data[x+v.Dims[0]*(y+v.Dims[1]*z)] }
+
+// Position is the world position of sample (x, y, z).
+func (v *Volume) Position(x, y, z int) [3]float32 {
+	return [3]float32{
+		v.Origin[0] + float32(x)*v.Spacing[0],
+		v.Origin[1] + float32(y)*v.Spacing[1],
+		v.Origin[2] + float32(z)*v.Spacing[2],
+	}
+}
+
+// Bounds are the world positions of the first and the last sample.
+func (v *Volume) Bounds() (lo, hi [3]float32) {
+	return v.Origin, v.Position(v.Dims[0]-1, v.Dims[1]-1, v.Dims[2]-1)
+}
+
+// Range is the smallest and the largest sample, ignoring NaNs.
+func (v *Volume) Range() (lo, hi float32) {
+	lo, hi = float32(math.Inf(1)), float32(math.Inf(-1))
+	for _, s := range v.Data {
+		if s < lo {
+			lo = s
+		}
+		if s > hi {
+			hi = s
+		}
+	}
+	return lo, hi
+}
+
+// Gradient is the field's gradient at sample (x, y, z) in world units:
+// central differences inside the grid, one-sided differences on its faces,
+// and 0 along an axis with a single sample. Marching cubes interpolates it
+// along cell edges for vertex normals; the GPU kernels compute the same
+// expression in the same order (see shaders/isosurface/mc.glsl).
+func (v *Volume) Gradient(x, y, z int) [3]float32 {
+	p := [3]int{x, y, z}
+	var g [3]float32
+	for a := 0; a < 3; a++ {
+		lo, hi := p, p
+		if p[a] > 0 {
+			lo[a]--
+		}
+		if p[a] < v.Dims[a]-1 {
+			hi[a]++
+		}
+		if lo[a] == hi[a] {
+			continue
+		}
+		d := v.At(hi[0], hi[1], hi[2]) - v.At(lo[0], lo[1], lo[2])
+		g[a] = d / (float32(hi[a]-lo[a]) * v.Spacing[a])
+	}
+	return g
+}
+
+// Clone returns a deep copy.
+func (v *Volume) Clone() *Volume {
+	w := *v
+	w.Data = append([]float32(nil), v.Data...)
+	return &w
+}
+
+// Validate reports the first inconsistency between the dimensions, spacing
+// and data, as an error naming the field.
+func (v *Volume) Validate() error {
+	for i := 0; i < 3; i++ {
+		if v.Dims[i] < 1 {
+			return fmt.Errorf("volume: Dims[%d] = %d, want >= 1", i, v.Dims[i])
+		}
+		if !(v.Spacing[i] > 0) || math.IsInf(float64(v.Spacing[i]), 0) {
+			return fmt.Errorf("volume: Spacing[%d] = %v, want positive and finite", i, v.Spacing[i])
+		}
+		if math.IsNaN(float64(v.Origin[i])) || math.IsInf(float64(v.Origin[i]), 0) {
+			return fmt.Errorf("volume: Origin[%d] = %v, want finite", i, v.Origin[i])
+		}
+	}
+	if n := int64(v.Dims[0]) * int64(v.Dims[1]) * int64(v.Dims[2]); n != int64(len(v.Data)) {
+		return fmt.Errorf("volume: Data has %d samples, Dims %v need %d", len(v.Data), v.Dims, n)
+	}
+	return nil
+}
