@@ -63,7 +63,7 @@ type Vertex struct {
 // Snap converts a window coordinate in pixels to fixed point, rounding half
 // up. Callers keep |v| < GuardPixels.
 func Snap(v float32) int32 {
-	return int32(math.Floor(float64(v*One) + 0.5))
+	return int32(roundHalfUp(v * One))
 }
 
 // QuantizeDepth converts window depth in [0, 1] (clamped) to DepthBits.
@@ -74,7 +74,18 @@ func QuantizeDepth(z float32) uint32 {
 	if z >= 1 {
 		return DepthMax
 	}
-	return uint32(math.Floor(float64(z*DepthMax) + 0.5))
+	return uint32(roundHalfUp(z * DepthMax))
+}
+
+// roundHalfUp is floor(f + 0.5) computed without the addition, which float32
+// would round for |f| >= 2^23: floor and the fraction of a float32 are
+// exact, so this gives the same integer on every IEEE machine.
+func roundHalfUp(f float32) float32 {
+	fl := float32(math.Floor(float64(f)))
+	if f-fl >= 0.5 {
+		return fl + 1
+	}
+	return fl
 }
 
 // Triangle is a set-up triangle: snapped vertices wound counter-clockwise,

@@ -1,0 +1,119 @@
+package rasterizer
+
+import (
+	"fmt"
+
+	"github.com/dpgl/dpgl/gpu"
+	"github.com/dpgl/dpgl/rasterizer/raster"
+)
+
+// gpuTri mirrors struct Tri of shaders/rasterizer/raster.glsl (std430,
+// 64 bytes): a set-up triangle as raster.Triangle holds it.
+type gpuTri struct {
+	X0, Y0, X1, Y1 int32
+	X2, Y2         int32
+	AreaLo, AreaHi uint32 // twice the area, an int64 in two words
+	Z0, Z1, Z2     uint32
+	Prim           uint32
+	YLo, YHi       int32
+	Flipped        int32
+	_              int32
+}
+
+func (g gpuTri) triangle() raster.Triangle {
+	return raster.Triangle{
+		V:       [3]raster.Vertex{{X: g.X0, Y: g.Y0, Z: g.Z0}, {X: g.X1, Y: g.Y1, Z: g.Z1}, {X: g.X2, Y: g.Y2, Z: g.Z2}},
+		Area2:   int64(uint64(g.AreaHi)<<32 | uint64(g.AreaLo)),
+		YLo:     g.YLo,
+		YHi:     g.YHi,
+		Flipped: g.Flipped != 0,
+		Prim:    g.Prim,
+	}
+}
+
+// setupStage runs shaders/rasterizer/setup.comp: transform, clip and set up a
+// triangle soup, in a counting pass and an emitting pass around an exclusive
+// scan of the counts.
+type setupStage struct {
+	c           *gpu.Context
+	count, emit *gpu.Program
+	counts      *gpu.Buffer[uint32] // per input triangle: outputs, then their offsets
+	stats       *gpu.Buffer[uint32] // outside, clipped, non-finite, zero-area
+}
+
+func newSetupStage(c *gpu.Context) (*setupStage, error) {
+	if !c.Caps().Int64 {
+		return nil, fmt.Errorf("rasterizer: the renderer's exact integer arithmetic needs GL_ARB_gpu_shader_int64, which %s lacks", c.Caps().Renderer)
+	}
+	s := &setupStage{c: c}
+	var err error
+	if s.count, err = c.Program("rasterizer/setup.comp", map[string]string{"EMIT": "0"}); err != nil {
+		return nil, err
+	}
+	if s.emit, err = c.Program("rasterizer/setup.comp", map[string]string{"EMIT": "1"}); err != nil {
+		return nil, err
+	}
+	if s.stats, err = gpu.NewBuffer[uint32](c, 4); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *setupStage) delete() {
+	s.counts.Delete()
+	s.stats.Delete()
+}
+
+// uniforms sets what both passes read.
+func (s *setupStage) uniforms(p *gpu.Program, mvp *[16]float32, n, w, h int) {
+	gx, gy := raster.Guard(w, h)
+	p.SetMat4("mvp", *mvp)
+	p.SetUint("numTris", uint32(n))
+	p.SetIvec2("size", int32(w), int32(h))
+	p.SetVec2("guard", gx, gy)
+}
+
+// countPass runs the counting pass over the n triangles of pos and leaves
+// the per-triangle output counts in s.counts.
+func (s *setupStage) countPass(pos gpu.Array[[4]float32], mvp *[16]float32, w, h int) error {
+	n := pos.Len() / 3
+	if s.counts == nil || s.counts.Len() < n {
+		s.counts.Delete()
+		var err error
+		if s.counts, err = gpu.NewBuffer[uint32](s.c, max(n, 1)); err != nil {
+			return err
+		}
+	}
+	s.stats.Fill(0)
+	s.c.Do(func() {
+		s.c.BindStorage(0, pos)
+		s.c.BindStorage(1, s.counts)
+		s.c.BindStorage(4, s.stats)
+		s.uniforms(s.count, mvp, n, w, h)
+		s.count.Dispatch1D((n + s.count.GroupSize() - 1) / s.count.GroupSize())
+		s.c.Barrier(gpu.BarrierStorage)
+	})
+	return nil
+}
+
+// emitPass writes the set-up triangles to tris and their workloads to rows,
+// given s.counts replaced by its exclusive scan.
+func (s *setupStage) emitPass(pos gpu.Array[[4]float32], mvp *[16]float32, w, h int, tris gpu.Array[gpuTri], rows gpu.Array[uint32]) {
+	n := pos.Len() / 3
+	s.c.Do(func() {
+		s.c.BindStorage(0, pos)
+		s.c.BindStorage(1, s.counts)
+		s.c.BindStorage(2, tris)
+		s.c.BindStorage(3, rows)
+		s.c.BindStorage(4, s.stats)
+		s.uniforms(s.emit, mvp, n, w, h)
+		s.emit.Dispatch1D((n + s.emit.GroupSize() - 1) / s.emit.GroupSize())
+		s.c.Barrier(gpu.BarrierStorage)
+	})
+}
+
+// readStats returns the skip statistics of the last counting pass.
+func (s *setupStage) readStats(input, output int) raster.SetupStats {
+	v := s.stats.Download()
+	return raster.SetupStats{Input: input, Outside: int(v[0]), Clipped: int(v[1]), NonFinite: int(v[2]), ZeroArea: int(v[3]), Output: output}
+}

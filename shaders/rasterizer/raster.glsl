@@ -1,0 +1,241 @@
+// The renderer's exact rules: a line-for-line mirror of package
+// rasterizer/raster (fixed.go, clip.go). Read that package's doc for the
+// coordinate conventions, the top-left fill rule and the depth formula; any
+// change here must be made there too, and the tests compare the two bit for
+// bit. Needs GL_ARB_gpu_shader_int64, enabled by the including kernel.
+
+const int SUBPIXEL = 16;          // raster.One: 1/16 pixel
+const uint DEPTH_MAX = 16777215u; // raster.DepthMax: 24-bit depth, also "empty"
+const uint NO_PRIMITIVE = 0xffffffffu;
+const int GUARD_PIXELS = 8192;    // raster.GuardPixels
+
+// Tri is a set-up triangle (raster.Triangle), 64 bytes. Go mirror:
+// rasterizer.gpuTri.
+struct Tri {
+    ivec4 v01;   // x0, y0, x1, y1 (1/16 pixel), counter-clockwise
+    ivec4 v2a;   // x2, y2, area2 low word, area2 high word
+    uvec4 z;     // z0, z1, z2 (24-bit depth), primitive id
+    ivec4 rows;  // yLo, yHi, flipped (1 if the input was clockwise), unused
+};
+
+int64_t triArea2(Tri t) { return packInt2x32(ivec2(t.v2a.z, t.v2a.w)); }
+
+// floorDiv and ceilDiv divide by b > 0 with non-negative operands only:
+// GLSL leaves integer division of negative numbers undefined.
+int64_t floorDiv(int64_t a, int64_t b) {
+    if (a >= int64_t(0)) return a / b;
+    return -((-a + b - int64_t(1)) / b);
+}
+int64_t ceilDiv(int64_t a, int64_t b) {
+    if (a >= int64_t(0)) return (a + b - int64_t(1)) / b;
+    return -((-a) / b);
+}
+
+// min/max/clamp of int64 by comparison: Mesa 22's compiler crashes on the
+// int64 forms of the built-ins.
+int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+// roundHalfUp is floor(f + 0.5) without the addition float32 would round.
+float roundHalfUp(float f) {
+    precise float fl = floor(f);
+    return (f - fl >= 0.5) ? fl + 1.0 : fl;
+}
+
+int snapCoord(float v) {
+    precise float s = v * float(SUBPIXEL);
+    return int(roundHalfUp(s));
+}
+
+uint quantizeDepth(float z) {
+    if (!(z > 0.0)) return 0u;
+    if (z >= 1.0) return DEPTH_MAX;
+    precise float s = z * float(DEPTH_MAX);
+    return uint(roundHalfUp(s));
+}
+
+// An edge function E(P) = A*Px + B*Py + C of the directed edge a->b with the
+// fill rule's bias (-1 unless the edge is top or left).
+struct Edge { int64_t A, B, C, bias; };
+
+Edge makeEdge(ivec2 a, ivec2 b) {
+    int64_t dx = int64_t(b.x - a.x), dy = int64_t(b.y - a.y);
+    Edge e;
+    e.A = -dy;
+    e.B = dx;
+    e.C = dy * int64_t(a.x) - dx * int64_t(a.y);
+    e.bias = (dy < int64_t(0) || (dy == int64_t(0) && dx < int64_t(0))) ? int64_t(0) : int64_t(-1);
+    return e;
+}
+
+// triSetup is raster.Setup: returns false for zero area (t.rows = 0, -1).
+bool triSetup(ivec2 p0, ivec2 p1, ivec2 p2, uvec3 z, uint prim, int height, out Tri t) {
+    int64_t a = int64_t(p1.x - p0.x) * int64_t(p2.y - p0.y) - int64_t(p2.x - p0.x) * int64_t(p1.y - p0.y);
+    t.z = uvec4(z, prim);
+    t.rows = ivec4(0, -1, 0, 0);
+    t.v01 = ivec4(p0, p1);
+    t.v2a = ivec4(p2, 0, 0);
+    if (a == int64_t(0)) return false;
+    if (a < int64_t(0)) {
+        ivec2 tp = p1; p1 = p2; p2 = tp;
+        t.z = uvec4(z.x, z.z, z.y, prim);
+        a = -a;
+        t.rows.z = 1;
+    }
+    t.v01 = ivec4(p0, p1);
+    ivec2 aw = unpackInt2x32(a);
+    t.v2a = ivec4(p2, aw);
+    int ymin = min(p0.y, min(p1.y, p2.y));
+    int ymax = max(p0.y, max(p1.y, p2.y));
+    int64_t lo = ceilDiv(int64_t(ymin) - int64_t(SUBPIXEL / 2), int64_t(SUBPIXEL));
+    int64_t hi = floorDiv(int64_t(ymax) - int64_t(SUBPIXEL / 2), int64_t(SUBPIXEL));
+    lo = max64(lo, int64_t(0));
+    hi = min64(hi, int64_t(height - 1));
+    t.rows.x = int(lo);
+    t.rows.y = int(hi);
+    return true;
+}
+
+// triRows is the scan-conversion workload of t.
+uint triRows(Tri t) { return t.rows.y < t.rows.x ? 0u : uint(t.rows.y - t.rows.x + 1); }
+
+// triSpan is raster.Triangle.Span: the first and last covered pixel of row y,
+// clamped to [0, width); x1 < x0 when the row has none.
+ivec2 triSpan(Tri t, int y, int width) {
+    ivec2 v[3] = ivec2[3](t.v01.xy, t.v01.zw, t.v2a.xy);
+    int64_t yc = int64_t(y) * int64_t(SUBPIXEL) + int64_t(SUBPIXEL / 2);
+    int64_t lo = int64_t(0), hi = int64_t(width - 1);
+    for (int i = 0; i < 3; i++) {
+        Edge e = makeEdge(v[(i + 1) % 3], v[(i + 2) % 3]);
+        int64_t k = e.B * yc + e.C + e.bias;
+        if (e.A > int64_t(0)) {
+            lo = max64(lo, ceilDiv(ceilDiv(-k, e.A) - int64_t(SUBPIXEL / 2), int64_t(SUBPIXEL)));
+        } else if (e.A < int64_t(0)) {
+            hi = min64(hi, floorDiv(floorDiv(k, -e.A) - int64_t(SUBPIXEL / 2), int64_t(SUBPIXEL)));
+        } else if (k < int64_t(0)) {
+            return ivec2(0, -1);
+        }
+    }
+    if (lo > hi) return ivec2(0, -1);
+    return ivec2(int(lo), int(hi));
+}
+
+// triDepth is raster.Triangle.Depth at the centre of a covered pixel.
+uint triDepth(Tri t, int x, int y) {
+    int64_t px = int64_t(x) * int64_t(SUBPIXEL) + int64_t(SUBPIXEL / 2);
+    int64_t py = int64_t(y) * int64_t(SUBPIXEL) + int64_t(SUBPIXEL / 2);
+    Edge e1 = makeEdge(t.v2a.xy, t.v01.xy);  // weighs vertex 1
+    Edge e2 = makeEdge(t.v01.xy, t.v01.zw);  // weighs vertex 2
+    int64_t w1 = e1.A * px + e1.B * py + e1.C;
+    int64_t w2 = e2.A * px + e2.B * py + e2.C;
+    int64_t z0 = int64_t(t.z.x);
+    int64_t d = z0 + floorDiv(w1 * (int64_t(t.z.y) - z0) + w2 * (int64_t(t.z.z) - z0), triArea2(t));
+    return uint(min64(max64(d, int64_t(0)), int64_t(DEPTH_MAX)));
+}
+
+// ---- Transform and clipping (raster/clip.go), in float32 ops in one order.
+
+vec4 transformPoint(mat4 m, vec3 p) {
+    precise vec4 r;
+    for (int i = 0; i < 4; i++) {
+        precise float a = m[0][i] * p.x;
+        precise float b = m[1][i] * p.y;
+        precise float c = m[2][i] * p.z;
+        r[i] = ((a + b) + c) + m[3][i];
+    }
+    return r;
+}
+
+// finiteVec is false for a NaN or infinite component, by the exponent bits
+// (a compiler assuming finite math may drop isnan/isinf).
+bool finiteVec(vec4 v) {
+    uvec4 e = floatBitsToUint(v) & 0x7f800000u;
+    return all(notEqual(e, uvec4(0x7f800000u)));
+}
+
+float planeDist(vec4 v, int i, vec2 g) {
+    precise float d;
+    if (i == 0) d = v.z + v.w;
+    else if (i == 1) d = v.w - v.z;
+    else if (i == 2) { precise float s = g.x * v.w; d = s - v.x; }
+    else if (i == 3) { precise float s = g.x * v.w; d = s + v.x; }
+    else if (i == 4) { precise float s = g.y * v.w; d = s - v.y; }
+    else { precise float s = g.y * v.w; d = s + v.y; }
+    return d;
+}
+
+float viewDist(vec4 v, int i) {
+    precise float d;
+    if (i == 0) d = v.w - v.x;
+    else if (i == 1) d = v.w + v.x;
+    else if (i == 2) d = v.w - v.y;
+    else d = v.w + v.y;
+    return d;
+}
+
+const int CLIP_INSIDE = 0, CLIP_CLIPPED = 1, CLIP_OUTSIDE = 2, CLIP_NONFINITE = 3;
+const int MAX_CLIP_VERTICES = 9;
+
+// clipTriangle is raster.Clip: returns the classification, and the polygon
+// in poly with n vertices.
+int clipTriangle(vec4 t0, vec4 t1, vec4 t2, vec2 g, out vec4 poly[MAX_CLIP_VERTICES], out int n) {
+    n = 0;
+    if (!finiteVec(t0) || !finiteVec(t1) || !finiteVec(t2)) return CLIP_NONFINITE;
+    for (int i = 0; i < 2; i++) {
+        if (planeDist(t0, i, g) < 0.0 && planeDist(t1, i, g) < 0.0 && planeDist(t2, i, g) < 0.0) return CLIP_OUTSIDE;
+    }
+    for (int i = 0; i < 4; i++) {
+        if (viewDist(t0, i) < 0.0 && viewDist(t1, i) < 0.0 && viewDist(t2, i) < 0.0) return CLIP_OUTSIDE;
+    }
+    bool inside = true;
+    for (int i = 0; i < 6; i++) {
+        if (planeDist(t0, i, g) < 0.0 || planeDist(t1, i, g) < 0.0 || planeDist(t2, i, g) < 0.0) inside = false;
+    }
+    poly[0] = t0; poly[1] = t1; poly[2] = t2;
+    n = 3;
+    if (inside) return CLIP_INSIDE;
+    vec4 tmp[MAX_CLIP_VERTICES];
+    for (int i = 0; i < 6; i++) {
+        int m = 0;
+        for (int k = 0; k < n; k++) {
+            vec4 a = poly[k], b = poly[(k + 1) % n];
+            float da = planeDist(a, i, g), db = planeDist(b, i, g);
+            if (da >= 0.0) tmp[m++] = a;
+            if ((da >= 0.0) != (db >= 0.0)) {
+                vec4 vin = a, vout = b;
+                float din = da, dout = db;
+                if (da < 0.0) { vin = b; vout = a; din = db; dout = da; }
+                precise float den = din - dout;
+                precise float s = din / den;
+                precise vec4 p;
+                for (int c = 0; c < 4; c++) {
+                    precise float diff = vout[c] - vin[c];
+                    precise float step = s * diff;
+                    p[c] = vin[c] + step;
+                }
+                tmp[m++] = p;
+            }
+        }
+        n = m;
+        for (int k = 0; k < n; k++) poly[k] = tmp[k];
+        if (n < 3) { n = 0; return CLIP_OUTSIDE; }
+    }
+    return CLIP_CLIPPED;
+}
+
+// toWindow is raster.ToWindow: snapped position and quantized depth.
+void toWindow(vec4 v, ivec2 size, out ivec2 p, out uint z) {
+    precise float qx = v.x / v.w;
+    precise float qy = v.y / v.w;
+    precise float qz = v.z / v.w;
+    precise float x = qx + 1.0;
+    precise float y = qy + 1.0;
+    precise float zz = qz + 1.0;
+    precise float hw = 0.5 * float(size.x);
+    precise float hh = 0.5 * float(size.y);
+    precise float wx = x * hw;
+    precise float wy = y * hh;
+    precise float wz = zz * 0.5;
+    p = ivec2(snapCoord(wx), snapCoord(wy));
+    z = quantizeDepth(wz);
+}
