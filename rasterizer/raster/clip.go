@@ -28,10 +28,10 @@ func Transform(m *[16]float32, p [3]float32) Vec4 {
 type ClipResult int
 
 const (
-	ClipInside   ClipResult = iota // wholly inside the guard band and depth range: drawn as is
-	ClipClipped                    // crosses a plane: replaced by a polygon
-	ClipOutside                    // wholly outside the view volume: workload 0
-	ClipNonFinite                  // a coordinate is NaN or infinite: skipped
+	ClipInside    ClipResult = iota // wholly inside the guard band and depth range: drawn as is
+	ClipClipped                     // crosses a plane: replaced by a polygon
+	ClipOutside                     // wholly outside the view volume: workload 0
+	ClipNonFinite                   // a coordinate is NaN or infinite: skipped
 )
 
 // MaxClipVertices bounds the polygon left by clipping a triangle against the
