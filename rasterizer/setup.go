@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/dpgl/dpgl/gpu"
+	"github.com/dpgl/dpgl/rasterizer/mesh"
 	"github.com/dpgl/dpgl/rasterizer/raster"
 )
 
@@ -75,7 +76,7 @@ func (s *setupStage) uniforms(p *gpu.Program, mvp *[16]float32, n, w, h int) {
 
 // countPass runs the counting pass over the n triangles of pos and leaves
 // the per-triangle output counts in s.counts.
-func (s *setupStage) countPass(pos gpu.Array[[4]float32], mvp *[16]float32, w, h int) error {
+func (s *setupStage) countPass(pos gpu.Array[mesh.Vec4], mvp *[16]float32, w, h int) error {
 	n := pos.Len() / 3
 	if s.counts == nil || s.counts.Len() < n {
 		s.counts.Delete()
@@ -98,7 +99,7 @@ func (s *setupStage) countPass(pos gpu.Array[[4]float32], mvp *[16]float32, w, h
 
 // emitPass writes the set-up triangles to tris and their workloads to rows,
 // given s.counts replaced by its exclusive scan.
-func (s *setupStage) emitPass(pos gpu.Array[[4]float32], mvp *[16]float32, w, h int, tris gpu.Array[gpuTri], rows gpu.Array[uint32]) {
+func (s *setupStage) emitPass(pos gpu.Array[mesh.Vec4], mvp *[16]float32, w, h int, tris gpu.Array[gpuTri], rows gpu.Array[uint32]) {
 	n := pos.Len() / 3
 	s.c.Do(func() {
 		s.c.BindStorage(0, pos)

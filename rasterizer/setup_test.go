@@ -9,6 +9,7 @@ import (
 
 	"github.com/dpgl/dpgl/gpu"
 	"github.com/dpgl/dpgl/gpu/gputest"
+	"github.com/dpgl/dpgl/rasterizer/mesh"
 	"github.com/dpgl/dpgl/rasterizer/raster"
 )
 
@@ -40,10 +41,10 @@ func testCamera(w, h int) [16]float32 {
 	return [16]float32(p.Mul4(v))
 }
 
-func toVec4(soup [][3]float32) [][4]float32 {
-	out := make([][4]float32, len(soup))
+func toVec4(soup [][3]float32) []mesh.Vec4 {
+	out := make([]mesh.Vec4, len(soup))
 	for i, p := range soup {
-		out[i] = [4]float32{p[0], p[1], p[2], 1}
+		out[i] = mesh.Vec4{p[0], p[1], p[2], 1}
 	}
 	return out
 }

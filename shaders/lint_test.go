@@ -31,8 +31,8 @@ func variants(src string) []map[string]string {
 	return out
 }
 
-// TestLint runs glslangValidator on every .comp file, expanded the way the
-// driver sees it, in each variant the file lists.
+// TestLint runs glslangValidator on every shader (.comp, .vert, .frag),
+// expanded the way the driver sees it, in each variant the file lists.
 func TestLint(t *testing.T) {
 	tool, err := exec.LookPath("glslangValidator")
 	if err != nil {
@@ -44,7 +44,8 @@ func TestLint(t *testing.T) {
 	dir := t.TempDir()
 	n := 0
 	err = fs.WalkDir(shaders.FS, ".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".comp") {
+		ext := filepath.Ext(path)
+		if err != nil || d.IsDir() || ext != ".comp" && ext != ".vert" && ext != ".frag" {
 			return err
 		}
 		raw, _ := fs.ReadFile(shaders.FS, path)
@@ -54,7 +55,7 @@ func TestLint(t *testing.T) {
 				t.Errorf("%s: %v", path, err)
 				continue
 			}
-			f := filepath.Join(dir, "shader.comp")
+			f := filepath.Join(dir, "shader"+ext)
 			if err := os.WriteFile(f, []byte(src.Text), 0o644); err != nil {
 				t.Fatal(err)
 			}

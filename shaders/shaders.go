@@ -3,7 +3,8 @@
 // turns them into what the driver compiles (includes, defines, #line).
 //
 // Layout: include/ has the headers shared by every kernel; each other
-// folder holds the kernels (.comp) and headers (.glsl) of one package: copy/
+// folder holds the kernels (.comp), headers (.glsl) and graphics shaders
+// (.vert, .frag) of one package: copy/
 // for bench's copy kernel, scan/ for package scan, and so on. A kernel lists
 // the define sets it is linted with in "// lint: KEY=VALUE ..." lines; every
 // define it reads has a default.
@@ -13,5 +14,5 @@ import "embed"
 
 // FS is the shader tree.
 //
-//go:embed */*.glsl */*.comp
+//go:embed */*.glsl */*.comp */*.vert */*.frag
 var FS embed.FS

@@ -1,0 +1,97 @@
+package rasterizer
+
+import (
+	"image"
+	"image/color"
+	"image/png"
+	"io"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/dpgl/dpgl/gpu"
+	"github.com/dpgl/dpgl/rasterizer/mesh"
+)
+
+// Material is the surface's look under the head light.
+type Material struct {
+	Base       color.RGBA // diffuse colour
+	Background color.RGBA // where no surface is drawn
+	Ambient    float32
+	Diffuse    float32
+	Specular   float32
+	Shininess  float32
+}
+
+// DefaultMaterial is a light bone colour on a dark blue-grey background.
+var DefaultMaterial = Material{
+	Base:       color.RGBA{R: 222, G: 200, B: 160, A: 255},
+	Background: color.RGBA{R: 24, G: 28, B: 36, A: 255},
+	Ambient:    0.12,
+	Diffuse:    0.78,
+	Specular:   0.25,
+	Shininess:  32,
+}
+
+// Camera is where the scene is seen from: the model-view and projection
+// matrices (column-major, as mathgl's Mat4).
+type Camera struct {
+	View, Projection mgl32.Mat4
+}
+
+// MVP is Projection * View.
+func (c Camera) MVP() [16]float32 { return [16]float32(c.Projection.Mul4(c.View)) }
+
+// resolveStage runs shaders/rasterizer/resolve.comp.
+type resolveStage struct {
+	c    *gpu.Context
+	prog *gpu.Program
+}
+
+func newResolveStage(c *gpu.Context) (*resolveStage, error) {
+	p, err := c.Program("rasterizer/resolve.comp", nil)
+	if err != nil {
+		return nil, err
+	}
+	return &resolveStage{c: c, prog: p}, nil
+}
+
+func unorm(c uint8) float32 { return float32(c) / 255 }
+
+// run shades every pixel of prims (one primitive id a pixel, bottom row
+// first) into rgba (RGBA8 packed, R in the low byte). Must run on the GL
+// thread.
+func (s *resolveStage) run(m *mesh.GPU, prims, rgba gpu.Array[uint32], cam Camera, mat Material, w, h int) {
+	p := s.prog
+	nm := cam.View.Mat3().Inv().Transpose().Mat4()
+	s.c.BindStorage(0, m.Positions)
+	s.c.BindStorage(1, m.Normals)
+	s.c.BindStorage(2, prims)
+	s.c.BindStorage(3, rgba)
+	p.SetMat4("mvp", cam.MVP())
+	p.SetMat4("modelView", [16]float32(cam.View))
+	p.SetMat4("normalMatrix", [16]float32(nm))
+	p.SetIvec2("size", int32(w), int32(h))
+	p.SetVec4("baseColor", unorm(mat.Base.R), unorm(mat.Base.G), unorm(mat.Base.B), 1)
+	p.SetVec4("background", unorm(mat.Background.R), unorm(mat.Background.G), unorm(mat.Background.B), unorm(mat.Background.A))
+	p.SetVec4("material", mat.Ambient, mat.Diffuse, mat.Specular, float32(math.Max(float64(mat.Shininess), 1)))
+	p.Dispatch((w+7)/8, (h+p.LocalSize[1]-1)/p.LocalSize[1], 1)
+	s.c.Barrier(gpu.BarrierStorage)
+}
+
+// ToImage converts packed RGBA8 pixels, bottom row first, to an image with
+// the top row first.
+func ToImage(rgba []uint32, w, h int) *image.RGBA {
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := 0; y < h; y++ {
+		row := rgba[(h-1-y)*w : (h-y)*w]
+		for x, v := range row {
+			o := img.PixOffset(x, y)
+			img.Pix[o], img.Pix[o+1], img.Pix[o+2], img.Pix[o+3] = uint8(v), uint8(v>>8), uint8(v>>16), uint8(v>>24)
+		}
+	}
+	return img
+}
+
+// WritePNG encodes img as PNG.
+func WritePNG(w io.Writer, img image.Image) error { return png.Encode(w, img) }
