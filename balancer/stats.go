@@ -1,0 +1,177 @@
+package balancer
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Phase names the parts of a loop that are timed.
+type Phase int
+
+const (
+	// PhaseCount is the first pass of information gathering alone: the
+	// reduction that finds MAX(workload) for Figure 1, and the counts that
+	// Bounded checks its bounds with.
+	PhaseCount Phase = iota
+	// PhaseGather is a full information gathering phase (steps 1–5).
+	PhaseGather
+	// PhaseRedistribute is a redistribution phase.
+	PhaseRedistribute
+	// PhaseSolve is one iteration of the solution phase.
+	PhaseSolve
+)
+
+func (p Phase) String() string {
+	switch p {
+	case PhaseCount:
+		return "count"
+	case PhaseGather:
+		return "gather"
+	case PhaseRedistribute:
+		return "redistribute"
+	case PhaseSolve:
+		return "solve"
+	}
+	return fmt.Sprintf("Phase(%d)", int(p))
+}
+
+// PhaseTimes summarizes the durations of one phase over a run, as the
+// paper's Table 4 does.
+type PhaseTimes struct {
+	N               int
+	Min, Max, Total time.Duration
+}
+
+func (t *PhaseTimes) add(d time.Duration) {
+	if t.N == 0 || d < t.Min {
+		t.Min = d
+	}
+	t.Max = max(t.Max, d)
+	t.Total += d
+	t.N++
+}
+
+// Avg is the mean duration (0 when the phase never ran).
+func (t PhaseTimes) Avg() time.Duration {
+	if t.N == 0 {
+		return 0
+	}
+	return t.Total / time.Duration(t.N)
+}
+
+func (t PhaseTimes) String() string {
+	if t.N == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%d× min %v avg %v max %v", t.N, t.Min, t.Avg(), t.Max)
+}
+
+// Stats describe one run of a loop.
+type Stats struct {
+	Name       string
+	Policy     Policy
+	Variant    Variant
+	Processors int
+	Lanes      int
+
+	// Start is the first count or gathering: MAX(workload), the tasks and
+	// the idle processors at the start.
+	Start Info
+	// CostIterations is the overestimated cost the decisions used.
+	CostIterations float64
+
+	Iterations int    // iterations of the solution phase
+	Balances   int    // redistribution phases
+	Gathers    int    // full information gathering phases
+	Counts     int    // first-pass-only reductions (PhaseCount)
+	Savings    uint64 // iterations the redistributions saved, Σ savings
+
+	Count, Gather, Redistribute, Solve PhaseTimes
+
+	// MaxCost is the largest measured cost, in iterations, of an iteration
+	// that gathered: (its gathering + its redistribution) / its solution
+	// phase. Above CostIterations the overestimate was not one.
+	MaxCost   float64
+	MaxCostAt int // the iteration of MaxCost
+
+	Time time.Duration // GPU time of all phases
+	Wall time.Duration // host time of the run
+}
+
+// StartAvg is the average workload at the start (the paper's Table 1).
+func (s *Stats) StartAvg() float64 {
+	if s.Start.Processors == 0 {
+		return 0
+	}
+	return float64(s.Start.SumWorkload) / float64(s.Start.Processors)
+}
+
+func (s *Stats) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %v", s.Name, s.Policy)
+	fmt.Fprintf(&b, ", %d processors (%d lanes), start max %d avg %.1f", s.Processors, s.Lanes, s.Start.MaxWorkload, s.StartAvg())
+	fmt.Fprintf(&b, ": %d iterations, %d balances, %d gathers, %d counts, time %v", s.Iterations, s.Balances, s.Gathers, s.Counts, s.Time)
+	return b.String()
+}
+
+// span is one timed phase of a run.
+type span struct {
+	phase Phase
+	iter  int // the iteration the phase belongs to (a gathering belongs to the iteration it precedes)
+	dur   time.Duration
+}
+
+// account fills the phase times and MaxCost of s from the spans of a run.
+func (s *Stats) account(spans []span) {
+	type iterCost struct {
+		gathered     bool
+		info, redis  time.Duration
+		solve        time.Duration
+		solveCounted bool
+	}
+	per := map[int]*iterCost{}
+	at := func(i int) *iterCost {
+		c := per[i]
+		if c == nil {
+			c = &iterCost{}
+			per[i] = c
+		}
+		return c
+	}
+	for _, sp := range spans {
+		s.Time += sp.dur
+		switch sp.phase {
+		case PhaseCount:
+			s.Count.add(sp.dur)
+		case PhaseGather:
+			s.Gather.add(sp.dur)
+			c := at(sp.iter)
+			c.gathered, c.info = true, c.info+sp.dur
+		case PhaseRedistribute:
+			s.Redistribute.add(sp.dur)
+			at(sp.iter).redis += sp.dur
+		case PhaseSolve:
+			s.Solve.add(sp.dur)
+			if c := per[sp.iter]; c != nil && !c.solveCounted {
+				c.solve, c.solveCounted = sp.dur, true
+			}
+		}
+	}
+	for i, c := range per {
+		if !c.gathered || !c.solveCounted {
+			continue
+		}
+		cost := costOf(c.info, c.redis, c.solve)
+		if cost > s.MaxCost || cost == s.MaxCost && i < s.MaxCostAt {
+			s.MaxCost, s.MaxCostAt = cost, i
+		}
+	}
+}
+
+// costOf is the paper's cost in iterations: (time_info + time_redis) /
+// time_soln. A solution phase measured as 0 (a clock too coarse) counts as
+// 1 ns, so the cost is large rather than undefined.
+func costOf(info, redis, soln time.Duration) float64 {
+	return float64(info+redis) / float64(max(soln, 1))
+}
