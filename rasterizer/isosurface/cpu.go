@@ -1,0 +1,112 @@
+package isosurface
+
+import (
+	"math"
+
+	"github.com/dpgl/dpgl/rasterizer/mesh"
+	"github.com/dpgl/dpgl/rasterizer/volume"
+)
+
+// MarchingCubes is the CPU reference extraction: the isosurface of v at iso
+// separating samples > iso (inside) from samples <= iso (outside), as an
+// indexed mesh with one vertex per crossed grid edge, so neighbouring cells
+// share vertices exactly. Faces come in cell order (x fastest, then y, then
+// z) and, within a cell, in the case table's order, the order in which the
+// GPU extraction writes them. Faces are wound counter-clockwise seen from
+// outside and the vertex normals, −∇f interpolated along the edge and
+// normalized, point outside.
+//
+// A volume with a dimension of 1, or an isovalue no sample crosses, gives an
+// empty mesh. Where the field leaves the grid inside (the surface is cut by
+// the grid's faces) the mesh is open there; elsewhere it is closed.
+func MarchingCubes(v *volume.Volume, iso float32) *mesh.Mesh {
+	m := &mesh.Mesh{Positions: [][3]float32{}, Normals: [][3]float32{}, Faces: [][3]uint32{}}
+	nx, ny, nz := v.Dims[0], v.Dims[1], v.Dims[2]
+	if nx < 2 || ny < 2 || nz < 2 {
+		return m
+	}
+	// Vertex ids of the edges leaving each sample of two z layers
+	// (ids[layer][3*(x+nx*y)+axis]), -1 until made: the surface's vertices
+	// are shared by up to four cells, and each is computed once.
+	layer := [2][]int32{make([]int32, 3*nx*ny), make([]int32, 3*nx*ny)}
+	for i := range layer {
+		for j := range layer[i] {
+			layer[i][j] = -1
+		}
+	}
+	vertex := func(x, y, z, axis int) uint32 {
+		ids := layer[z&1]
+		slot := 3*(x+nx*y) + axis
+		if id := ids[slot]; id >= 0 {
+			return uint32(id)
+		}
+		p, n := edgeVertex(v, iso, x, y, z, axis)
+		id := int32(len(m.Positions))
+		m.Positions = append(m.Positions, p)
+		m.Normals = append(m.Normals, n)
+		ids[slot] = id
+		return uint32(id)
+	}
+	var corner [8]float32
+	for z := 0; z < nz-1; z++ {
+		// Layer z+1 is reused from z-1: forget its ids.
+		for j := range layer[(z+1)&1] {
+			layer[(z+1)&1][j] = -1
+		}
+		for y := 0; y < ny-1; y++ {
+			for x := 0; x < nx-1; x++ {
+				cs := 0
+				for c := 0; c < 8; c++ {
+					corner[c] = v.At(x+c&1, y+c>>1&1, z+c>>2&1)
+					if corner[c] > iso {
+						cs |= 1 << c
+					}
+				}
+				t := caseTriangles[cs]
+				for i := 0; i < len(t); i += 3 {
+					var f [3]uint32
+					for k := 0; k < 3; k++ {
+						e := int(t[i+k])
+						lo := edgeCorners[e][0]
+						f[k] = vertex(x+lo&1, y+lo>>1&1, z+lo>>2&1, e/4)
+					}
+					m.Faces = append(m.Faces, f)
+				}
+			}
+		}
+	}
+	return m
+}
+
+// edgeVertex is the surface's crossing of the grid edge from sample
+// (x, y, z) one step along axis: the position by linear interpolation and
+// the outward unit normal. shaders/isosurface/mc.glsl computes the same
+// expressions in the same order.
+func edgeVertex(v *volume.Volume, iso float32, x, y, z, axis int) (p, n [3]float32) {
+	b := [3]int{x, y, z}
+	b[axis]++
+	fa, fb := v.At(x, y, z), v.At(b[0], b[1], b[2])
+	t := (iso - fa) / (fb - fa)
+	idx := [3]float32{float32(x), float32(y), float32(z)}
+	idx[axis] += t
+	for a := 0; a < 3; a++ {
+		p[a] = v.Origin[a] + idx[a]*v.Spacing[a]
+	}
+	ga, gb := v.Gradient(x, y, z), v.Gradient(b[0], b[1], b[2])
+	var g [3]float32
+	for a := 0; a < 3; a++ {
+		g[a] = ga[a] + t*(gb[a]-ga[a])
+	}
+	l := float32(math.Sqrt(float64(g[0]*g[0] + g[1]*g[1] + g[2]*g[2])))
+	if !(l > 0) || math.IsInf(float64(l), 0) {
+		// A flat or non-finite gradient: the edge's own direction, from the
+		// inside sample to the outside one, is the best normal there is.
+		if fb > fa {
+			n[axis] = -1
+		} else {
+			n[axis] = 1
+		}
+		return p, n
+	}
+	return p, [3]float32{-g[0] / l, -g[1] / l, -g[2] / l}
+}

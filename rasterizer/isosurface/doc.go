@@ -1,0 +1,29 @@
+// Package isosurface extracts triangle meshes from volumes: the stage that
+// makes the renderer's polygon datasets,
+//
+//	volume → isosurface → triangles → scan conversion → spans → z-buffer → image
+//	         ^^^^^^^^^^
+//
+// Two algorithms give two very different polygon sets of the same surface,
+// as the paper's two isosurface algorithms did (its Table 1):
+//
+//   - Marching cubes (MarchingCubes on the CPU, Extractor on the GPU): one
+//     to five triangles per grid cell, all about the cell's size — the
+//     balanced set. The GPU version classifies cells (triangles per cell),
+//     turns the counts into output offsets with an exclusive scan (package
+//     scan), and generates the triangles straight into a mesh.GPU the
+//     renderer reads; the CPU version is its reference, triangle for
+//     triangle.
+//   - Quadric-error decimation of the marching-cubes mesh (Decimate,
+//     Garland and Heckbert 1997): collapses edges while the surface moves
+//     less than a tolerance, so flat and gently curved regions end up as a
+//     few long triangles while curved detail keeps small ones — the
+//     unbalanced set.
+//
+// Surfaces separate samples above the isovalue (inside) from the rest.
+// Triangles are wound counter-clockwise seen from outside, and normals,
+// from the field's gradient, point outside. Marching cubes decides each
+// cell face from that face's corners alone (separating inside corners on
+// ambiguous faces), so neighbouring cells agree and the surface has no
+// cracks: a surface inside the grid is closed and watertight.
+package isosurface
