@@ -1,0 +1,125 @@
+// Package view holds the viewing and magnification transformations of the
+// paper's experiments (Table 1): the views (0,0) and (45,45), and the
+// magnified M(0,0) and M(45,45), as camera presets for mathgl.
+//
+// A View is an orbit around the dataset: azimuth and elevation in degrees
+// and a magnification. Camera fits the dataset's bounding sphere in the
+// image at magnification 1, so the unmagnified views show the whole surface
+// from any angle; the magnified views (Magnified = 3) show the middle third
+// and clip the rest, as the paper's did (its M(0,0) has triangles taller
+// than the 512-row image).
+//
+// The projection is orthographic by default, so that magnification is a
+// pure zoom and view (0,0) looks straight down the grid's z axis: the
+// workload differences between datasets then come from the datasets, not
+// from perspective. Set FOV for a perspective camera.
+//
+//	cam := view.Paper()[0].Fit(lo, hi, 512, 512) // (0,0)
+//	mvp := cam.MVP()
+package view
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/go-gl/mathgl/mgl32"
+)
+
+// Magnified is the magnification of the paper's "M" views.
+const Magnified = 3
+
+// View is an orbit camera around a dataset.
+type View struct {
+	Name string
+	// Azimuth turns the eye about the y axis, from +z toward +x (degrees);
+	// Elevation raises it above the xz plane (degrees, below ±90).
+	Azimuth, Elevation float32
+	// Magnification 1 fits the bounding sphere in the image; k shows 1/k
+	// of it.
+	Magnification float32
+	// FOV is the vertical field of view of a perspective camera in degrees
+	// at magnification 1; 0 means orthographic.
+	FOV float32
+}
+
+// Paper returns the paper's four views in Table 1's order: (0,0), (45,45),
+// M(0,0), M(45,45).
+func Paper() []View {
+	return []View{
+		{Name: "(0,0)", Magnification: 1},
+		{Name: "(45,45)", Azimuth: 45, Elevation: 45, Magnification: 1},
+		{Name: "M(0,0)", Magnification: Magnified},
+		{Name: "M(45,45)", Azimuth: 45, Elevation: 45, Magnification: Magnified},
+	}
+}
+
+// ByName returns the paper's view with the given name (e.g. "M(45,45)").
+func ByName(name string) (View, error) {
+	var names []string
+	for _, v := range Paper() {
+		if v.Name == name {
+			return v, nil
+		}
+		names = append(names, v.Name)
+	}
+	return View{}, fmt.Errorf("view: no view %q (have %v)", name, names)
+}
+
+// Camera is a model-view and a projection matrix (column-major, as mathgl's
+// Mat4); rasterizer.Camera has the same fields and converts from it.
+type Camera struct {
+	View, Projection mgl32.Mat4
+}
+
+// MVP is Projection * View.
+func (c Camera) MVP() [16]float32 { return [16]float32(c.Projection.Mul4(c.View)) }
+
+// Direction is the unit vector from the centre toward the eye.
+func (v View) Direction() mgl32.Vec3 {
+	az := float64(mgl32.DegToRad(v.Azimuth))
+	el := float64(mgl32.DegToRad(v.Elevation))
+	return mgl32.Vec3{float32(math.Sin(az) * math.Cos(el)), float32(math.Sin(el)), float32(math.Cos(az) * math.Cos(el))}
+}
+
+// Camera looks at centre from the view's direction, with the sphere of the
+// given radius around centre filling the image's shorter side at
+// magnification 1, for an image of the given width/height aspect.
+func (v View) Camera(center mgl32.Vec3, radius, aspect float32) Camera {
+	if !(radius > 0) || !(aspect > 0) || !(v.Magnification > 0) || !(math.Abs(float64(v.Elevation)) < 90) {
+		panic(fmt.Sprintf("view: View.Camera: %s: radius %v, aspect %v, magnification %v, elevation %v: want positive values and |elevation| < 90",
+			v.Name, radius, aspect, v.Magnification, v.Elevation))
+	}
+	half := radius / v.Magnification // half the visible height (or width, if narrower)
+	hh, hw := half, half*aspect
+	if aspect < 1 {
+		hh, hw = half/aspect, half
+	}
+	if v.FOV <= 0 {
+		eye := center.Add(v.Direction().Mul(2 * radius))
+		return Camera{
+			View:       mgl32.LookAtV(eye, center, mgl32.Vec3{0, 1, 0}),
+			Projection: mgl32.Ortho(-hw, hw, -hh, hh, radius, 3*radius),
+		}
+	}
+	// Perspective: the eye stays where the unmagnified sphere just fits the
+	// field of view; magnifying narrows the field of view.
+	halfFOV := float64(mgl32.DegToRad(v.FOV)) / 2
+	dist := radius / float32(math.Sin(halfFOV))
+	fovy := 2 * math.Atan(math.Tan(halfFOV)*float64(hh/radius))
+	eye := center.Add(v.Direction().Mul(dist))
+	return Camera{
+		View:       mgl32.LookAtV(eye, center, mgl32.Vec3{0, 1, 0}),
+		Projection: mgl32.Perspective(float32(fovy), aspect, max(dist-radius, radius*1e-3), dist+radius),
+	}
+}
+
+// Fit is Camera for the bounding sphere of the box [lo, hi] and a w×h
+// image.
+func (v View) Fit(lo, hi [3]float32, w, h int) Camera {
+	c := mgl32.Vec3{(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2}
+	r := mgl32.Vec3{hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]}.Len() / 2
+	if r == 0 {
+		r = 1 // a point: any scale shows it
+	}
+	return v.Camera(c, r, float32(w)/float32(h))
+}
