@@ -1,0 +1,120 @@
+#version 450
+#extension GL_ARB_gpu_shader_int64 : require
+// gather: the information gathering phase (§2.3 steps 1–5) as three
+// reductions over the workload. Each yields a count, a maximum, a minimum
+// and a 64-bit sum, which every work group adds into the info buffer
+// (info.glsl) with one atomic per word:
+//   PASS 1  num_idle, MAX(workload), the smallest nonzero workload, Σ workload
+//   PASS 2  with avg = floor(Σ/P): act_mask's count, -, -, sum_workload
+//   PASS 3  with the assignment (assign.glsl): Σ assignment,
+//           MAX(new_workload_values), the smallest workload after
+//           redistribution, -
+// Each invocation takes ITEMS processors strided by the group size, so a
+// group's loads are contiguous. Groups past the last processor (a 2-D grid)
+// add identities.
+//
+// lint: PASS=2
+// lint: PASS=3
+// lint: PASS=3 FLOAT_VARIANT=1 WG_SIZE=64 ITEMS=1
+
+#ifndef PASS
+#define PASS 1
+#endif
+#ifndef WG_SIZE
+#define WG_SIZE 256
+#endif
+#ifndef ITEMS
+#define ITEMS 4
+#endif
+
+layout(local_size_x = WG_SIZE) in;
+#include "include/common.glsl"
+#include "balancer/info.glsl"
+#include "balancer/assign.glsl"
+
+layout(std430, binding = 0) readonly restrict buffer Workload { uint workload[]; };
+layout(std430, binding = 1) restrict buffer Info { uint info[]; };
+
+uniform uint n; // processors
+
+shared uint sCount, sMax, sMin;
+shared uint sSum[2]; // low, high word
+
+void main() {
+    if (gl_LocalInvocationID.x == 0u) {
+        sCount = 0u;
+        sMax = 0u;
+        sMin = 0xFFFFFFFFu;
+        sSum[0] = 0u;
+        sSum[1] = 0u;
+    }
+    barrier();
+
+#if PASS >= 2
+    uint64_t sum = infoPair(info[INFO_SUM_LO], info[INFO_SUM_HI]);
+    uint avg = uint(sum / uint64_t(n));
+#endif
+#if PASS == 3
+    uint numIdle = info[INFO_IDLE];
+#if FLOAT_VARIANT
+    uint64_t maskedSum = sum;
+#else
+    uint64_t maskedSum = infoPair(info[INFO_MASKED_SUM_LO], info[INFO_MASKED_SUM_HI]);
+#endif
+#endif
+
+    uint count = 0u, mx = 0u, mn = 0xFFFFFFFFu;
+    uint64_t total = 0ul;
+    uint base = dpglGroupIndex() * uint(WG_SIZE * ITEMS) + gl_LocalInvocationID.x;
+    for (uint i = 0u; i < uint(ITEMS); i++) {
+        uint j = base + i * uint(WG_SIZE);
+        if (j >= n) {
+            break;
+        }
+        uint w = workload[j];
+#if PASS == 1
+        if (w == 0u) {
+            count++;
+        } else {
+            mx = max(mx, w);
+            mn = min(mn, w);
+            total += uint64_t(w);
+        }
+#elif PASS == 2
+        if (isMasked(w, avg)) {
+            count++;
+            total += uint64_t(w);
+        }
+#else
+        uvec2 ac = assignOf(w, avg, numIdle, maskedSum);
+        if (ac.x != 0u) {
+            count += ac.x;
+            mx = max(mx, ac.y);
+            mn = min(mn, w - (ac.x - 1u) * ac.y);
+        }
+#endif
+    }
+
+    if (count != 0u) atomicAdd(sCount, count);
+    if (mx != 0u) atomicMax(sMax, mx);
+    if (mn != 0xFFFFFFFFu) atomicMin(sMin, mn);
+    if (total != 0ul) ADD_PAIR(sSum, 0, 1, total)
+    barrier();
+    if (gl_LocalInvocationID.x != 0u) {
+        return;
+    }
+    total = packUint2x32(uvec2(sSum[0], sSum[1]));
+#if PASS == 1
+    if (sCount != 0u) atomicAdd(info[INFO_IDLE], sCount);
+    if (sMax != 0u) atomicMax(info[INFO_MAX], sMax);
+    if (sMin != 0xFFFFFFFFu) atomicMin(info[INFO_MIN_ACTIVE], sMin);
+    if (total != 0ul) ADD_PAIR(info, INFO_SUM_LO, INFO_SUM_HI, total)
+#elif PASS == 2
+    if (sCount != 0u) atomicAdd(info[INFO_MASKED], sCount);
+    if (total != 0ul) ADD_PAIR(info, INFO_MASKED_SUM_LO, INFO_MASKED_SUM_HI, total)
+#else
+    if (sCount != 0u) atomicAdd(info[INFO_ASSIGNED], sCount);
+    if (sMax != 0u) atomicMax(info[INFO_MAX_NEW], sMax);
+    if (sMin != 0xFFFFFFFFu) atomicMin(info[INFO_MIN_NEW], sMin);
+#endif
+}

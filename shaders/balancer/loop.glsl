@@ -1,0 +1,71 @@
+// The solution phase of a balancer loop (package balancer): the contract
+// between balancer.Loop and the kernel that solves one task.
+//
+// A solution kernel declares its work group size, defines BALANCER_PROBLEM
+// (the GLSL type of a processor's problem data, the std430 twin of the Go
+// type T of balancer.Loop[T]; uint when not defined) after declaring that
+// type, includes this file, and defines
+//
+//     void balancerSolve(uint processor, BALANCER_PROBLEM problem, uint task);
+//
+// which solves task `task` of `problem`, the task index having started at
+// the processor's initial parallelIndex and counting up. Its main() (below)
+// runs one iteration of Figure 2's WHERE (workload > 0) for every processor
+// with work, taking every balancerLanes-th processor per invocation
+// (grid-stride), and moves each one to its next task. Define
+// BALANCER_CUSTOM_MAIN to write main() yourself around balancerIteration(),
+// e.g. to set up or flush shared memory; every invocation of the dispatch
+// must call it.
+//
+// Bindings 0, 1 and 2 hold the processor arrays (balancer.BindingWorkload,
+// BindingParallelIndex, BindingProblem); the kernel's own buffers start at
+// BALANCER_FIRST_FREE_BINDING (3). The balancer sets the uniforms and
+// dispatches ceil(balancerLanes / work group size) groups (balancer.Iteration.Dispatch).
+//
+//     #version 450
+//     layout(local_size_x = 64) in;
+//     struct Span { int y, x0; uint depth, prim; };
+//     #define BALANCER_PROBLEM Span
+//     #include "balancer/loop.glsl"
+//     layout(std430, binding = 3) buffer Visibility { uint vis[]; };
+//     void balancerSolve(uint processor, Span s, uint x) { ... pixel (x, s.y) ... }
+
+#include "include/common.glsl"
+
+#ifndef BALANCER_PROBLEM
+#define BALANCER_PROBLEM uint
+#endif
+#define BALANCER_FIRST_FREE_BINDING 3
+
+layout(std430, binding = 0) restrict buffer BalancerWorkload { uint balancerWorkload[]; };
+layout(std430, binding = 1) restrict buffer BalancerParallelIndex { uint balancerParallelIndex[]; };
+layout(std430, binding = 2) readonly restrict buffer BalancerProblems { BALANCER_PROBLEM balancerProblem[]; };
+
+uniform uint balancerProcessors; // P
+uniform uint balancerLanes;      // invocations that take processors, <= P
+uniform uint balancerIterationIndex; // the loop's iteration, from 0
+
+void balancerSolve(uint processor, BALANCER_PROBLEM problem, uint task);
+
+void balancerIteration() {
+    uint lane = dpglGlobalIndex();
+    if (lane >= balancerLanes) {
+        return;
+    }
+    for (uint p = lane; p < balancerProcessors; p += balancerLanes) {
+        uint w = balancerWorkload[p];
+        if (w == 0u) {
+            continue;
+        }
+        uint task = balancerParallelIndex[p];
+        balancerSolve(p, balancerProblem[p], task);
+        balancerWorkload[p] = w - 1u;
+        balancerParallelIndex[p] = task + 1u;
+    }
+}
+
+#ifndef BALANCER_CUSTOM_MAIN
+void main() {
+    balancerIteration();
+}
+#endif
