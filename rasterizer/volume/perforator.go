@@ -13,11 +13,11 @@ import "math"
 //   - the jet: a stretching rod from the slug to y ≈ 0.8, thinning toward
 //     the tip and particulating into beads;
 //   - detached particles ahead of the tip;
-//   - the well-casing wall: a plate across the jet's path (y 0.20 … 0.30)
-//     with the hole the jet punched through and the lip of torn metal
-//     around the exit.
+//   - the well casing: a curved steel wall (part of a pipe along x) across
+//     the jet's path, with the hole the jet punched through and the lip of
+//     torn metal around the exit.
 //
-// Flat plates and long cylinders beside small beads give marching cubes a
+// Long cylinders and broad shells beside small beads give marching cubes a
 // uniform triangulation of a surface whose curvature varies widely — the
 // situation where a decimated mesh becomes unbalanced, as in the paper's
 // Table 1. The density has a smooth transition of width about 0.04 across
@@ -67,13 +67,18 @@ func perforatorDistance(x, y, z float64) float64 {
 	d = math.Min(d, sphere(x-0.012, y-0.87, z, 0.024))
 	d = math.Min(d, sphere(x+0.008, y-0.935, z-0.01, 0.018))
 
-	// Well-casing wall: a plate |x|, |z| <= 0.85, y in [0.20, 0.30], with
-	// the jet's hole (radius 0.10) and a torn lip (torus) on the exit side.
-	plate := math.Max(math.Max(math.Abs(x), math.Abs(z))-0.85, math.Abs(y-0.25)-0.05)
-	plate = math.Max(plate, 0.10-r)
+	// Well casing: the gun fires out of the well through the casing pipe,
+	// whose axis runs along x at y = −0.6: a shell of radii 0.82 … 0.92
+	// (crossing the jet's axis at y 0.22 … 0.32), cut at |x| = 0.85 and
+	// |z| = 0.7, with the jet's hole (radius 0.10) and a torn lip (a torus)
+	// around the exit.
+	rw := math.Hypot(y+0.6, z)
+	pipe := math.Max(rw-0.92, 0.82-rw)
+	pipe = math.Max(pipe, math.Max(math.Abs(x)-0.85, math.Abs(z)-0.7))
+	pipe = math.Max(pipe, 0.10-r)
 	q := r - 0.12
-	lip := math.Sqrt(q*q+(y-0.31)*(y-0.31)) - 0.03
-	d = math.Min(d, smin(plate, lip, 0.02))
+	lip := math.Sqrt(q*q+(y-0.33)*(y-0.33)) - 0.03
+	d = math.Min(d, smin(pipe, lip, 0.02))
 	return d
 }
 

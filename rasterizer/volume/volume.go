@@ -128,3 +128,45 @@ func (v *Volume) Validate() error {
 	}
 	return nil
 }
+
+// GradientAt is the gradient at world position p: the samples' Gradient
+// interpolated trilinearly, with p clamped to the grid. Decimated meshes
+// take their normals from it.
+func (v *Volume) GradientAt(p [3]float32) [3]float32 {
+	var i0 [3]int
+	var t [3]float32
+	for a := 0; a < 3; a++ {
+		u := (p[a] - v.Origin[a]) / v.Spacing[a]
+		hi := float32(v.Dims[a] - 1)
+		if !(u > 0) { // also NaN
+			u = 0
+		}
+		if u > hi {
+			u = hi
+		}
+		i0[a] = min(int(u), max(v.Dims[a]-2, 0))
+		t[a] = u - float32(i0[a])
+	}
+	var g [3]float32
+	for c := 0; c < 8; c++ {
+		w := float32(1)
+		var q [3]int
+		for a := 0; a < 3; a++ {
+			bit := c >> a & 1
+			q[a] = min(i0[a]+bit, v.Dims[a]-1)
+			if bit == 1 {
+				w *= t[a]
+			} else {
+				w *= 1 - t[a]
+			}
+		}
+		if w == 0 {
+			continue
+		}
+		s := v.Gradient(q[0], q[1], q[2])
+		for a := 0; a < 3; a++ {
+			g[a] += w * s[a]
+		}
+	}
+	return g
+}

@@ -62,16 +62,18 @@ func TestPerforatorParts(t *testing.T) {
 		"jet in hole":   {0, 0.25, 0},
 		"bead":          {0, 0.53, 0},
 		"particle":      {0.012, 0.87, 0},
-		"casing wall":   {0.5, 0.25, -0.5},
-		"lip":           {0, 0.31, 0.12},
+		"casing wall":   {0.5, 0.27, 0},
+		"casing flank":  {-0.8, -0.6 + 0.87*0.6, 0.87 * 0.8},
+		"lip":           {0, 0.33, 0.12},
 		"flared mouth":  {0, -0.31, 0.43},
-		"wall far edge": {-0.84, 0.22, 0.84},
+		"wall far edge": {-0.84, 0.27, 0},
 	}
 	out := map[string][3]float64{
 		"inside the case": {0, -0.6, 0},
-		"gap in the hole": {0.095, 0.22, 0},
+		"gap in the hole": {0.095, 0.27, 0},
 		"neck":            {0, 0.485, 0.02},
-		"beyond the wall": {0.9, 0.25, 0},
+		"beyond the wall": {0.9, 0.27, 0},
+		"inside the pipe": {0.5, 0.1, 0},
 		"corner":          {1, 1, 1},
 		"beside the jet":  {0.2, 0.6, 0},
 		"ahead of tip":    {0, 0.99, 0},
@@ -155,5 +157,33 @@ func TestMisuse(t *testing.T) {
 	v.Data = v.Data[:7]
 	if err := v.Validate(); err == nil || !strings.Contains(err.Error(), "Data has 7") {
 		t.Errorf("Validate: %v", err)
+	}
+}
+
+func TestGradientAt(t *testing.T) {
+	// Quadratic along x: the sample gradients are exact at interior samples
+	// (central differences of x² are exact), and GradientAt interpolates
+	// them linearly in between.
+	v := New([3]int{5, 3, 2}, [3]float32{0.5, 1, 1}, [3]float32{-1, 0, 0})
+	for z := 0; z < 2; z++ {
+		for y := 0; y < 3; y++ {
+			for x := 0; x < 5; x++ {
+				p := v.Position(x, y, z)
+				v.Data[v.Index(x, y, z)] = p[0]*p[0] + 3*p[1]
+			}
+		}
+	}
+	for _, c := range []struct{ p, want [3]float32 }{
+		{[3]float32{-0.5, 1, 0}, [3]float32{-1, 3, 0}},        // a sample
+		{[3]float32{-0.25, 1.5, 0.5}, [3]float32{-0.5, 3, 0}}, // between samples
+		{[3]float32{-5, -5, -5}, v.Gradient(0, 0, 0)},         // clamped to the corner
+		{[3]float32{5, 5, 5}, v.Gradient(4, 2, 1)},
+	} {
+		g := v.GradientAt(c.p)
+		for a := 0; a < 3; a++ {
+			if math.Abs(float64(g[a]-c.want[a])) > 1e-5 {
+				t.Fatalf("GradientAt(%v) = %v, want %v", c.p, g, c.want)
+			}
+		}
 	}
 }
