@@ -9,8 +9,19 @@
 //          processor's own word of sink, so that every iteration costs
 //          about the same per active processor.
 //
+// CUSTOM_MAIN 1 (tally) wraps balancerIteration() in a main() of its own
+// that counts the processors solved per work group in shared memory, as a
+// kernel aggregating its output would: solved[0] += tasks solved.
+//
 // lint: MODE=1 WORK=64 WG_SIZE=128
+// lint: CUSTOM_MAIN=1
 
+#ifndef CUSTOM_MAIN
+#define CUSTOM_MAIN 0
+#endif
+#if CUSTOM_MAIN
+#define BALANCER_CUSTOM_MAIN
+#endif
 #ifndef MODE
 #define MODE 0
 #endif
@@ -29,7 +40,27 @@ layout(std430, binding = 3) readonly restrict buffer Problems { uvec4 problems[]
 layout(std430, binding = 4) restrict buffer Tally { uint tally[]; };
 layout(std430, binding = 5) restrict buffer Errors { uint errors[]; };
 
+#if CUSTOM_MAIN
+layout(std430, binding = 6) restrict buffer Solved { uint solved[]; };
+shared uint groupSolved;
+
+void main() {
+    if (gl_LocalInvocationID.x == 0u) {
+        groupSolved = 0u;
+    }
+    barrier();
+    balancerIteration();
+    barrier();
+    if (gl_LocalInvocationID.x == 0u && groupSolved != 0u) {
+        atomicAdd(solved[0], groupSolved);
+    }
+}
+#endif
+
 void balancerSolve(uint processor, uint problem, uint task) {
+#if CUSTOM_MAIN
+    atomicAdd(groupSolved, 1u);
+#endif
     uvec4 pr = problems[problem];
     uint k = task - pr.y;
     if (k < pr.z) {
