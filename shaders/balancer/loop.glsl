@@ -52,23 +52,18 @@ void balancerIteration() {
     if (lane >= balancerLanes) {
         return;
     }
-    // llvmpipe ends any one loop after 65535 iterations (its guard against
-    // hangs), so a lane takes its processors in runs of at most 32768, in
-    // two nested loops. A run spans block processors; block < 2^31, and
-    // q + block < 2^32 since q < P < 2^31.
-    uint block = balancerLanes >= 65536u ? balancerProcessors : balancerLanes * 32768u;
-    for (uint q = lane; q < balancerProcessors; q += block) {
-        uint end = min(balancerProcessors, q + block);
-        for (uint p = q; p < end; p += balancerLanes) {
-            uint w = balancerWorkload[p];
-            if (w == 0u) {
-                continue;
-            }
-            uint task = balancerParallelIndex[p];
-            balancerSolve(p, balancerProblem[p], task);
-            balancerWorkload[p] = w - 1u;
-            balancerParallelIndex[p] = task + 1u;
+    // Mesa's llvmpipe silently ends an invocation's loops after 65535
+    // iterations in all, its own loops included: balancer.Loop keeps a
+    // lane's processors to a few thousand there.
+    for (uint p = lane; p < balancerProcessors; p += balancerLanes) {
+        uint w = balancerWorkload[p];
+        if (w == 0u) {
+            continue;
         }
+        uint task = balancerParallelIndex[p];
+        balancerSolve(p, balancerProblem[p], task);
+        balancerWorkload[p] = w - 1u;
+        balancerParallelIndex[p] = task + 1u;
     }
 }
 
