@@ -1,0 +1,102 @@
+// Package scan holds the data-parallel primitives that the balancer and the
+// renderer are written in: scans (prefix sums) with add, max and min,
+// segmented scans, segmented copy, reductions, compaction, and the general
+// send and gather, for arrays on the GPU of any length the driver allows.
+//
+// # Layers
+//
+// Data takes one path through three layers (as in CUB):
+//
+//	invocation  4*Vectors consecutive elements, loaded 16 bytes at a time
+//	work group  one tile of 4*Vectors*GroupSize elements: a Blelloch
+//	            up-sweep/down-sweep in shared memory over the invocations'
+//	            totals, or subgroup arithmetic (GL_KHR_shader_subgroup)
+//	            where the driver has it (NVIDIA)
+//	device      the tiles of the whole array, by one of two paths:
+//	  reduce-then-scan  reduce every tile to a total, scan the totals
+//	                    (recursively, until they fit one tile), then scan
+//	                    every tile starting from its scanned total
+//	  look-back         one pass: tiles take tickets in the order their
+//	                    groups start, publish their totals, and combine
+//	                    their predecessors' published totals
+//
+// A Scanner picks the path per call from the context's capabilities
+// (Options forces one; LastPlan tells which ran). Both give bit-identical
+// results for integers and for max and min; float add always takes
+// reduce-then-scan (see Determinism).
+//
+// # The worked example
+//
+// The paper's assignment 5 1 0 0 0 0 0 (processors per problem) becomes,
+// by an exclusive add-scan, the pointers 0 5 6 6 6 6 6: problem i's
+// processors start at pointer i. The paper stores the sum of the first i
+// elements in location i+1 and an initial value in location 1, which is
+// ExclusiveScan with init 1: 1 6 7 7 7 7 7, its 1-based pointers. See
+// Example.
+//
+// # Associativity
+//
+// Scans and reductions regroup their operands freely (by tile, invocation
+// and vector), which gives the same result as a loop from left to right
+// only for associative operators. Add on uint32 and int32 wraps around and
+// is exactly associative, and so are Max and Min on every type; results on
+// these equal the loop's bit for bit, on every path. Float add rounds, so
+// regrouping changes the last bits: see Determinism. Max and Min on floats
+// have -Inf and +Inf as identities; NaN inputs give unspecified results.
+// The segmented operator (head flag, value) is associative but not
+// commutative; the kernels never reorder operands, they only regroup.
+//
+// # Determinism
+//
+// Every result is a fixed function of the input, the operator and the
+// Scanner's tile shape (GroupSize and Vectors) on a given device, whatever
+// the scheduling: the same call gives the same bits on every run. For float
+// add the grouping is this: each invocation adds its 4*Vectors elements
+// left to right; the invocations' sums combine in the Blelloch tree of the
+// work group (or, with subgroups, in the driver's subgroup operations and
+// then in order of subgroups); a tile's scan values are (tile prefix +
+// prefix within the work group) + elements of the invocation left to
+// right; tile totals combine the same way, level by level. Float add never
+// takes the look-back path, where the grouping would depend on which
+// predecessors had published when a tile looked. Results of float add
+// differ from a plain loop by rounding only (each value within a few
+// hundred ulps of the sum of magnitudes for arrays of millions), and
+// between Scanners with different tile shapes.
+//
+// # In place
+//
+// ExclusiveScan, InclusiveScan, the segmented scans and SegmentedCopy
+// accept dst == src (the very same range): each tile reads its input
+// before writing its output, and SegmentedCopy only ever copies heads,
+// which keep their values. Any other overlap of dst with an input panics.
+// Compact, Send and Gather never run in place. ReduceTo, CountNonzeroTo and
+// CompactTo may write their result into the input's buffer (outside the
+// input for CompactTo).
+//
+// # Send
+//
+// Send sets dst[index[i]] = src[i]; an index at or past dst.Len() (such as
+// 0xFFFFFFFF) sends nothing. When several i send to one element, the
+// highest i wins, on every run: a first pass keeps the highest i per
+// element with atomicMax, a second copies it. Gather is the inverse:
+// dst[i] = src[index[i]], out-of-range indices leaving dst[i] as it was.
+//
+// # Calls
+//
+// Arrays are gpu.Array values: a *gpu.Buffer or a gpu.Range of one (whose
+// byte offset must be a multiple of Caps.SSBOOffsetAlignment). Every call
+// issues the barriers it needs and ends with gpu.BarrierStorage, so its
+// output is ready for the next dispatch; a caller whose shader wrote an
+// input issues gpu.BarrierStorage before the call. Only Reduce,
+// CountNonzero and Compact wait for the GPU, to return their result.
+// Scratch memory belongs to the Scanner, grows to the largest size used and
+// is reused: after the first call at a size, calls allocate nothing on the
+// GPU. A Scanner may be used from any goroutine; calls run one at a time on
+// the context's GL thread.
+//
+// Misuse panics with a message naming the function and the argument
+// ("scan: ExclusiveScan: src has 5 elements but dst has 6"): nil or deleted
+// arrays, arrays of another context, mismatched lengths, overlapping
+// outputs, unknown operators, record types whose size is not a multiple of
+// 4 bytes, out-of-range positions. Wrong element types do not compile.
+package scan

@@ -1,0 +1,285 @@
+package scan
+
+import (
+	"github.com/dpgl/dpgl/gpu"
+)
+
+// scanJob is one device-wide scan, described by what its last (level-0)
+// kernel reads and writes; the public functions fill one in.
+type scanJob struct {
+	fn        string
+	typ       int // TYPE of the scanned values
+	op        Op
+	seg       bool // values are (head, value) pairs; flags holds the heads
+	out       int  // scan.comp's OUT: 0 values, 1 segmented copy, 2 compaction
+	words     int  // record words (out 1, 2)
+	n         int
+	src       gpu.Storage // values (out 0) or records (out 1, 2)
+	flags     gpu.Storage // head flags (seg) or keep flags (out 1, 2)
+	dst       gpu.Storage
+	dstLen    int
+	init      uint32 // bits of the prefix of element 0
+	inclusive bool
+	reset     bool        // exclusive values restart at heads
+	total     gpu.Storage // where the op of all n elements goes (nil: nowhere)
+	totalAt   int
+	floatAdd  bool // float Add: rounding must not depend on timing
+}
+
+// maxLevels bounds the levels of reduce-then-scan: tiles hold at least 32
+// elements and lengths stay below 2^31.
+const maxLevels = 8
+
+func ceilDiv(a, b int) int { return (a + b - 1) / b }
+
+// pathFor decides how j crosses tiles.
+func (s *Scanner) pathFor(j *scanJob) Path {
+	if j.floatAdd {
+		return PathReduceThenScan
+	}
+	switch s.opt.Path {
+	case PathReduceThenScan, PathLookBack:
+		return s.opt.Path
+	}
+	if j.n <= s.tile {
+		return PathReduceThenScan // one tile: one dispatch either way, without the ticket
+	}
+	return PathLookBack
+}
+
+// run issues j's dispatches on the GL thread and ends with a storage
+// barrier.
+func (s *Scanner) run(j *scanJob) {
+	if j.n == 0 && j.total == nil {
+		return
+	}
+	s.c.Do(func() {
+		var plan Plan
+		if s.pathFor(j) == PathLookBack {
+			plan = s.runLookBack(j)
+		} else {
+			plan = s.runLevels(j)
+		}
+		s.c.Barrier(gpu.BarrierStorage)
+		s.setPlan(plan)
+	})
+}
+
+func b2u(b bool) uint32 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// level0 binds j's arrays and uniforms to p, the level-0 scan kernel.
+func (s *Scanner) level0(p *gpu.Program, j *scanJob) {
+	c := s.c
+	if j.out == 0 {
+		c.BindStorage(0, j.src)
+		c.BindStorage(1, j.src)
+		if j.seg {
+			c.BindStorage(2, j.flags)
+			c.BindStorage(3, j.flags)
+		}
+		c.BindStorage(4, j.dst)
+		c.BindStorage(5, j.dst)
+	} else {
+		c.BindStorage(1, j.src)
+		c.BindStorage(2, j.flags)
+		c.BindStorage(3, j.flags)
+		c.BindStorage(4, j.dst)
+		c.BindStorage(5, j.dst)
+	}
+	if j.total != nil {
+		c.BindStorage(7, j.total)
+		p.SetUint("totalAt", uint32(j.totalAt))
+	}
+	p.SetUint("n", uint32(j.n))
+	p.SetUint("numTiles", uint32(max(1, ceilDiv(j.n, s.tile))))
+	p.SetUint("initBits", j.init)
+	p.SetUint("inclusive", b2u(j.inclusive))
+	p.SetUint("resetAtHeads", b2u(j.reset))
+	p.SetUint("dstLen", uint32(j.dstLen))
+}
+
+func (j *scanJob) key(carry int, sub bool) progKey {
+	return progKey{file: "scan/scan.comp", typ: j.typ, op: j.op, seg: j.seg, carry: carry,
+		out: j.out, total: j.total != nil, words: max(j.words, 1), sub: sub && !j.seg, spin: -1}
+}
+
+// runLookBack scans in one dispatch.
+func (s *Scanner) runLookBack(j *scanJob) Plan {
+	c := s.c
+	tiles := max(1, ceilDiv(j.n, s.tile))
+	old := s.state
+	st := s.grow(j.fn, &s.state, 4+4*tiles)
+	if st != old {
+		s.ticket = 0 // a new buffer starts with the counter at zero
+	}
+	s.epoch++
+	if s.epoch >= maxEpoch {
+		// Tags would repeat: clear the states (and the ticket) instead.
+		c.Barrier(gpu.BarrierBufferUpdate)
+		st.Fill(0)
+		s.epoch, s.ticket = 1, 0
+	}
+	key := j.key(2, true)
+	key.spin = s.spin
+	p, k := s.program(key)
+	s.level0(p, j)
+	c.BindStorage(6, st)
+	p.SetUint("epoch", s.epoch)
+	p.SetUint("ticketBase", s.ticket)
+	gx, gy := c.Grid(tiles)
+	p.Dispatch(gx, gy, 1)
+	// Every group takes a ticket, also those of the grid's last row that
+	// have no tile.
+	s.ticket += uint32(gx * gy)
+	return Plan{Path: PathLookBack, Subgroups: k.sub, Levels: 1, Dispatches: 1}
+}
+
+// runLevels scans by reduce-then-scan.
+func (s *Scanner) runLevels(j *scanJob) Plan {
+	c := s.c
+	var sizes [maxLevels]int
+	sizes[0] = j.n
+	L := 0
+	for sizes[L] > s.tile {
+		sizes[L+1] = ceilDiv(sizes[L], s.tile)
+		L++
+	}
+	for len(s.levels) <= L {
+		s.levels = append(s.levels, nil)
+		s.levelHeads = append(s.levelHeads, nil)
+	}
+	lvl := func(k int) gpu.Range[uint32] { return s.grow(j.fn, &s.levels[k], sizes[k]).Slice(0, sizes[k]) }
+	heads := func(k int) gpu.Range[uint32] {
+		return s.grow(j.fn, &s.levelHeads[k], sizes[k]).Slice(0, sizes[k])
+	}
+	plan := Plan{Path: PathReduceThenScan, Levels: L + 1, Subgroups: s.subgroups && !j.seg}
+
+	// Down: reduce each level's tiles into the next level.
+	for k := 0; k < L; k++ {
+		m := 0 // level 0 reads the job's input as load.glsl's MAP says
+		if k == 0 && j.out != 0 {
+			m = 3 - j.out // OUT 1 (segmented copy) reads head indices (MAP 2), OUT 2 counts (MAP 1)
+		}
+		p, key := s.program(progKey{file: "scan/reduce.comp", typ: j.typ, op: j.op, seg: j.seg, mapMode: m, sub: true})
+		plan.Subgroups = key.sub
+		if k == 0 {
+			if j.out == 0 {
+				c.BindStorage(0, j.src)
+				c.BindStorage(1, j.src)
+			}
+			if j.seg || j.out != 0 {
+				c.BindStorage(2, j.flags)
+				c.BindStorage(3, j.flags)
+			}
+		} else {
+			c.BindStorage(0, lvl(k))
+			c.BindStorage(1, lvl(k))
+			if j.seg {
+				c.BindStorage(2, heads(k))
+				c.BindStorage(3, heads(k))
+			}
+		}
+		c.BindStorage(6, lvl(k+1))
+		if j.seg {
+			c.BindStorage(7, heads(k+1))
+		}
+		p.SetUint("n", uint32(sizes[k]))
+		p.SetUint("numTiles", uint32(sizes[k+1]))
+		p.SetUint("partialAt", 0)
+		p.Dispatch1D(sizes[k+1])
+		c.Barrier(gpu.BarrierStorage) // the next level reads the partials
+		plan.Dispatches++
+	}
+	// Up: scan the tile totals in place, from the top level (one tile, with
+	// the init value) down; each level's tiles start from the scanned total
+	// above them.
+	for k := L; k >= 1; k-- {
+		carry := 1
+		if k == L {
+			carry = 0
+		}
+		up := scanJob{typ: j.typ, op: j.op, seg: j.seg}
+		p, _ := s.program(up.key(carry, true))
+		c.BindStorage(0, lvl(k))
+		c.BindStorage(1, lvl(k))
+		if j.seg {
+			c.BindStorage(2, heads(k))
+			c.BindStorage(3, heads(k))
+		}
+		c.BindStorage(4, lvl(k))
+		c.BindStorage(5, lvl(k))
+		if carry == 1 {
+			c.BindStorage(6, lvl(k+1))
+		}
+		p.SetUint("n", uint32(sizes[k]))
+		p.SetUint("numTiles", uint32(ceilDiv(sizes[k], s.tile)))
+		p.SetUint("initBits", j.init)
+		p.SetUint("inclusive", 0)
+		p.SetUint("resetAtHeads", 0)
+		p.Dispatch1D(ceilDiv(sizes[k], s.tile))
+		c.Barrier(gpu.BarrierStorage) // the level below reads these carries
+		plan.Dispatches++
+	}
+	carry := 0
+	if L > 0 {
+		carry = 1
+	}
+	p, key := s.program(j.key(carry, true))
+	plan.Subgroups = key.sub
+	s.level0(p, j)
+	if carry == 1 {
+		c.BindStorage(6, lvl(1))
+	}
+	p.Dispatch1D(max(1, ceilDiv(j.n, s.tile)))
+	plan.Dispatches++
+	return plan
+}
+
+// reduceTo writes the op of n elements of the input to dst[at] (bits):
+// level 0 reads src (values, or flags through MAP m), each further level
+// the tile totals of the one before.
+func (s *Scanner) reduceTo(fn string, typ int, op Op, m int, src gpu.Storage, n int, dst gpu.Storage, at int) {
+	c := s.c
+	c.Do(func() {
+		plan := Plan{Path: PathReduceThenScan}
+		count := n
+		for k := 0; ; k++ {
+			tiles := max(1, ceilDiv(count, s.tile))
+			p, key := s.program(progKey{file: "scan/reduce.comp", typ: typ, op: op, mapMode: m, sub: true})
+			plan.Subgroups = key.sub
+			if m == 0 {
+				c.BindStorage(0, src)
+				c.BindStorage(1, src)
+			} else {
+				c.BindStorage(2, src)
+				c.BindStorage(3, src)
+			}
+			out, outAt := dst, at
+			if tiles > 1 {
+				for len(s.levels) <= k+1 {
+					s.levels = append(s.levels, nil)
+					s.levelHeads = append(s.levelHeads, nil)
+				}
+				out, outAt = s.grow(fn, &s.levels[k+1], tiles).Slice(0, tiles), 0
+			}
+			c.BindStorage(6, out)
+			p.SetUint("n", uint32(count))
+			p.SetUint("numTiles", uint32(tiles))
+			p.SetUint("partialAt", uint32(outAt))
+			p.Dispatch1D(tiles)
+			c.Barrier(gpu.BarrierStorage)
+			plan.Dispatches++
+			plan.Levels++
+			if tiles == 1 {
+				break
+			}
+			src, count, m = out, tiles, 0
+		}
+		s.setPlan(plan)
+	})
+}

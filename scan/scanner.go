@@ -1,0 +1,368 @@
+package scan
+
+import (
+	"fmt"
+	"math/bits"
+	"reflect"
+	"strconv"
+	"sync"
+	"unsafe"
+
+	"github.com/dpgl/dpgl/gpu"
+)
+
+// Op is an associative operator with an identity.
+type Op int
+
+const (
+	Add Op = iota // identity 0; wraps around on integers
+	Max           // identity: the lowest value (0, math.MinInt32, -Inf)
+	Min           // identity: the highest value (math.MaxUint32, math.MaxInt32, +Inf)
+)
+
+func (o Op) String() string {
+	switch o {
+	case Add:
+		return "Add"
+	case Max:
+		return "Max"
+	case Min:
+		return "Min"
+	}
+	return "Op(" + strconv.Itoa(int(o)) + ")"
+}
+
+// Elem is an element type that scans and reductions combine.
+type Elem interface{ ~uint32 | ~int32 | ~float32 }
+
+// Path is how the tiles of a scan learn the op of everything before them.
+type Path int
+
+const (
+	// PathAuto picks PathLookBack where it is allowed and faster
+	// (every GPU; not float Add, see the package doc), else
+	// PathReduceThenScan.
+	PathAuto Path = iota
+	// PathReduceThenScan reduces every tile, scans the tile totals
+	// (recursively, until they fit in one tile), then scans every tile
+	// again starting from its scanned total: 2L+1 dispatches for L levels,
+	// reading the input twice. Deterministic for every type and operator.
+	PathReduceThenScan
+	// PathLookBack scans in one dispatch: each tile takes a ticket and
+	// combines the published totals of the tiles before it (decoupled
+	// look-back). Reads the input once. Float Add never takes it: it
+	// falls back to PathReduceThenScan, whose rounding does not depend on
+	// timing.
+	PathLookBack
+)
+
+func (p Path) String() string {
+	switch p {
+	case PathAuto:
+		return "auto"
+	case PathReduceThenScan:
+		return "reduce-then-scan"
+	case PathLookBack:
+		return "look-back"
+	}
+	return "Path(" + strconv.Itoa(int(p)) + ")"
+}
+
+// Options tune a Scanner. The zero value picks everything from the
+// context's capabilities.
+type Options struct {
+	// Path forces how scans cross tiles (benchmarks and tests run each).
+	Path Path
+	// NoSubgroups keeps the shared-memory work-group code even where the
+	// driver offers subgroup arithmetic (GL_KHR_shader_subgroup).
+	NoSubgroups bool
+	// GroupSize is the work-group size of the scan and reduce kernels: a
+	// power of two from 8 to 1024 (0: the default for the device).
+	GroupSize int
+	// Vectors is the number of 4-element vectors each invocation scans, 1
+	// to 16 (0: the default). A tile holds 4*Vectors*GroupSize elements.
+	// Tests use small tiles to reach every level of the multi-level scheme
+	// with small arrays.
+	Vectors int
+}
+
+// Plan says how the last call of a Scanner ran; tests and the benchmark
+// log it.
+type Plan struct {
+	Path       Path // PathReduceThenScan or PathLookBack (PathAuto: nothing ran)
+	Subgroups  bool // the work-group code used subgroup arithmetic
+	Levels     int  // tile levels: 1 when the data fit in one tile or ran in one pass
+	Dispatches int
+}
+
+func (p Plan) String() string {
+	wg := "shared-memory"
+	if p.Subgroups {
+		wg = "subgroup"
+	}
+	return fmt.Sprintf("%s, %s tiles, %d levels, %d dispatches", p.Path, wg, p.Levels, p.Dispatches)
+}
+
+// Scanner owns the compiled programs and the reusable scratch memory of the
+// package's functions for one gpu.Context. It is safe for use from any
+// goroutine: calls run on the context's GL thread, one at a time.
+type Scanner struct {
+	c         *gpu.Context
+	opt       Options // resolved: Path may still be PathAuto
+	subgroups bool    // subgroup kernels allowed (caps, options, and they compiled)
+	sgSize    int
+	tile      int // elements per tile
+	spin      int // look-back polls per tile before falling back to reducing a predecessor
+
+	progs map[progKey]*gpu.Program
+
+	// Scratch, grown on demand and reused.
+	levels     []*gpu.Buffer[uint32] // levels[k]: tile totals of level k-1 (levels[0] unused)
+	levelHeads []*gpu.Buffer[uint32] // the same for segmented scans: head flags
+	state      *gpu.Buffer[uint32]   // look-back: ticket counter, then 4 words per tile
+	epoch      uint32                // tag of the last look-back call
+	ticket     uint32                // the ticket counter's value after the last look-back dispatch
+	winner     *gpu.Buffer[uint32]   // Send: per dst element, the winning i+1 (kept all zero between calls)
+	result     *gpu.Buffer[uint32]   // host-bound results
+
+	mu      sync.Mutex
+	last    Plan
+	deleted bool
+}
+
+// maxEpoch bounds the epoch tags (15 bits of each look-back word).
+const maxEpoch = 1 << 15
+
+// New returns a Scanner with paths chosen from c's capabilities.
+func New(c *gpu.Context) (*Scanner, error) { return NewWithOptions(c, Options{}) }
+
+// NewWithOptions returns a Scanner tuned by o. Invalid options panic.
+func NewWithOptions(c *gpu.Context, o Options) (*Scanner, error) {
+	if c == nil {
+		panic("scan: New: c is nil")
+	}
+	caps := c.Caps()
+	if o.Path < PathAuto || o.Path > PathLookBack {
+		panic(fmt.Sprintf("scan: NewWithOptions: o.Path %d is not a Path", int(o.Path)))
+	}
+	if o.GroupSize == 0 {
+		o.GroupSize = 256
+	}
+	if o.Vectors == 0 {
+		o.Vectors = 4
+		if caps.Software {
+			o.Vectors = 2
+		}
+	}
+	if o.GroupSize < 8 || o.GroupSize > 1024 || bits.OnesCount(uint(o.GroupSize)) != 1 || o.GroupSize > caps.MaxWorkGroupInvocations {
+		panic(fmt.Sprintf("scan: NewWithOptions: o.GroupSize %d is not a power of two from 8 to min(1024, %d)", o.GroupSize, caps.MaxWorkGroupInvocations))
+	}
+	if o.Vectors < 1 || o.Vectors > 16 {
+		panic(fmt.Sprintf("scan: NewWithOptions: o.Vectors %d is not in 1..16", o.Vectors))
+	}
+	s := &Scanner{
+		c:     c,
+		opt:   o,
+		tile:  4 * o.Vectors * o.GroupSize,
+		progs: map[progKey]*gpu.Program{},
+		spin:  1 << 16,
+	}
+	if caps.Software {
+		// gallivm ends an invocation's loops after 65535 iterations in all;
+		// stay well inside that (see shaders/scan/lookback.glsl).
+		s.spin = 16384
+	}
+	sg := caps.SubgroupSize
+	need := uint32(gpu.SubgroupBasic | gpu.SubgroupVote | gpu.SubgroupArithmetic | gpu.SubgroupBallot)
+	s.subgroups = !o.NoSubgroups && caps.HasSubgroup(need) && sg >= 4 && bits.OnesCount(uint(sg)) == 1 &&
+		o.GroupSize%sg == 0 && o.GroupSize <= sg*sg
+	s.sgSize = sg
+	return s, nil
+}
+
+// Context is the context the Scanner runs on.
+func (s *Scanner) Context() *gpu.Context { return s.c }
+
+// Options returns the options in effect, with defaults filled in.
+func (s *Scanner) Options() Options { return s.opt }
+
+// TileSize is the number of elements one work group scans.
+func (s *Scanner) TileSize() int { return s.tile }
+
+// Subgroups reports whether the Scanner's kernels use subgroup arithmetic.
+func (s *Scanner) Subgroups() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.subgroups
+}
+
+// LastPlan says how the last completed call ran.
+func (s *Scanner) LastPlan() Plan {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.last
+}
+
+// Delete frees the scratch memory. Programs stay in the context's cache.
+func (s *Scanner) Delete() {
+	if s == nil {
+		return
+	}
+	s.c.Do(func() {
+		for _, b := range s.levels {
+			b.Delete()
+		}
+		for _, b := range s.levelHeads {
+			b.Delete()
+		}
+		s.levels, s.levelHeads = nil, nil
+		s.state.Delete()
+		s.winner.Delete()
+		s.result.Delete()
+		s.state, s.winner, s.result = nil, nil, nil
+		s.mu.Lock()
+		s.deleted = true
+		s.mu.Unlock()
+	})
+}
+
+func (s *Scanner) setPlan(p Plan) {
+	s.mu.Lock()
+	s.last = p
+	s.mu.Unlock()
+}
+
+// progKey names one build of a kernel; its fields become #defines.
+type progKey struct {
+	file    string // "scan/scan.comp", ...
+	typ     int    // TYPE: 0 uint32, 1 int32, 2 float32
+	op      Op
+	seg     bool
+	mapMode int // reduce.comp's MAP
+	carry   int // scan.comp's CARRY
+	out     int // scan.comp's OUT
+	total   bool
+	words   int // RECORD_WORDS
+	pass    int // send.comp's PASS
+	sub     bool
+	spin    int // lookback.glsl's SPIN (-1: not a look-back kernel)
+}
+
+func (k progKey) defines(s *Scanner) map[string]string {
+	b := func(v bool) string {
+		if v {
+			return "1"
+		}
+		return "0"
+	}
+	d := map[string]string{"WG_SIZE": strconv.Itoa(s.opt.GroupSize)}
+	switch k.file {
+	case "scan/scan.comp", "scan/reduce.comp":
+		d["VEC"] = strconv.Itoa(s.opt.Vectors)
+		d["TYPE"] = strconv.Itoa(k.typ)
+		d["OP"] = strconv.Itoa(int(k.op))
+		d["SEGMENTED"] = b(k.seg)
+		d["SUBGROUP"] = b(k.sub)
+		d["SG_SIZE"] = strconv.Itoa(max(s.sgSize, 1))
+		if k.file == "scan/scan.comp" {
+			d["CARRY"] = strconv.Itoa(k.carry)
+			d["OUT"] = strconv.Itoa(k.out)
+			d["TOTAL"] = b(k.total)
+			d["RECORD_WORDS"] = strconv.Itoa(k.words)
+			if k.spin >= 0 {
+				d["SPIN"] = strconv.Itoa(k.spin)
+			}
+		} else {
+			d["MAP"] = strconv.Itoa(k.mapMode)
+		}
+	case "scan/send.comp":
+		d["PASS"] = strconv.Itoa(k.pass)
+		d["RECORD_WORDS"] = strconv.Itoa(k.words)
+	case "scan/gather.comp":
+		d["RECORD_WORDS"] = strconv.Itoa(k.words)
+	}
+	return d
+}
+
+// program returns the kernel for k, building it on first use. A subgroup
+// kernel that the driver fails to build turns subgroups off for good and
+// the shared-memory kernel is used; any other build failure is a bug in
+// this package and panics.
+func (s *Scanner) program(k progKey) (*gpu.Program, progKey) {
+	if k.sub && !s.subgroups {
+		k.sub = false
+	}
+	if p := s.progs[k]; p != nil {
+		return p, k
+	}
+	p, err := s.c.Program(k.file, k.defines(s))
+	if err != nil && k.sub {
+		s.mu.Lock()
+		s.subgroups = false
+		s.mu.Unlock()
+		k.sub = false
+		return s.program(k)
+	}
+	if err != nil {
+		panic(err)
+	}
+	s.progs[k] = p
+	return p, k
+}
+
+// grow returns *b with room for n words, replacing it (zero-filled) by one
+// of the next power of two when it is smaller.
+func (s *Scanner) grow(fn string, b **gpu.Buffer[uint32], n int) *gpu.Buffer[uint32] {
+	if *b != nil && (*b).Len() >= n {
+		return *b
+	}
+	size := 1 << bits.Len(uint(max(n, 16)-1))
+	if lim := int(s.c.Caps().MaxSSBOSize / 4); size > lim {
+		size = max(n, lim)
+	}
+	nb, err := gpu.NewBuffer[uint32](s.c, size)
+	if err != nil {
+		panic(fmt.Sprintf("scan: %s: allocating %d words of scratch: %v", fn, size, err))
+	}
+	(*b).Delete()
+	*b = nb
+	return nb
+}
+
+// typeOf is the TYPE define of T.
+func typeOf[T Elem]() int {
+	switch reflect.TypeFor[T]().Kind() {
+	case reflect.Uint32:
+		return 0
+	case reflect.Int32:
+		return 1
+	}
+	return 2
+}
+
+func bitsOf[T Elem](v T) uint32 { return *(*uint32)(unsafe.Pointer(&v)) }
+
+func fromBits[T Elem](b uint32) T { return *(*T)(unsafe.Pointer(&b)) }
+
+// identity returns op's identity for T, as bits.
+func identity[T Elem](op Op) uint32 {
+	switch op {
+	case Max:
+		switch typeOf[T]() {
+		case 0:
+			return 0
+		case 1:
+			return 0x80000000
+		}
+		return 0xFF800000 // -Inf
+	case Min:
+		switch typeOf[T]() {
+		case 0:
+			return 0xFFFFFFFF
+		case 1:
+			return 0x7FFFFFFF
+		}
+		return 0x7F800000 // +Inf
+	}
+	return 0
+}

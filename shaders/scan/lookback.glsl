@@ -1,0 +1,190 @@
+// Decoupled look-back (Merrill & Garland, "Single-pass Parallel Prefix Scan
+// with Decoupled Look-back", 2016) with a fallback (as in Smith, Levien &
+// Owens, "Decoupled Fallback", 2024), so that it needs neither forward
+// progress nor any memory ordering from the driver.
+//
+// Tickets: a group does not scan the tile of its gl_WorkGroupID but takes
+// the next tile number when it starts, so every tile it looks at belongs to
+// a group that started before it. A tile without an inclusive value is one
+// whose group is still running.
+//
+// Look-back: each tile publishes its own total (the aggregate) as soon as
+// it has it, then the op of every element up to its end (the inclusive
+// value). A tile combines the aggregates of its predecessors until it meets
+// an inclusive value.
+//
+// Fallback: waiting is bounded (SPIN polls in all, per tile). When it runs
+// out on tile j, the whole group reduces tile j's input itself, then polls
+// j once more: if j published meanwhile, its value is taken (j may have
+// started writing its output over its input, in place); if not, j had not
+// yet written anything when the group read its input. Bounded waiting is
+// not a nicety: llvmpipe ends every loop of an invocation after 65535
+// iterations in all (gallivm's loop limiter), so an unbounded spin can
+// silently stop early, and the threads running predecessors may be
+// descheduled for milliseconds.
+//
+// Published words validate themselves: each holds 16 bits of a value, the
+// head flag and the epoch of the call (15 bits; the host counts calls and
+// clears the array when they wrap). A value counts only when both halves
+// carry this call's epoch, so no word depends on another becoming visible
+// first. Words are read with atomics, each once per poll: llvmpipe re-loads
+// a volatile variable at each use.
+
+#ifndef SPIN
+#define SPIN 16384
+#endif
+
+uniform uint epoch;      // this call's tag, 1 .. 2^15-1
+uniform uint ticketBase; // the ticket counter's value before this dispatch
+
+// words[0] is the ticket counter, words[1] counts fallbacks (for tests and
+// the benchmark); tile t owns words 4t+4 .. 4t+7: its aggregate's low and
+// high half, its inclusive value's low and high half.
+layout(std430, binding = 6) coherent buffer LookBack { uint words[]; } lb;
+
+#define AGG_LO(t) (4u * (t) + 4u)
+#define INC_LO(t) (4u * (t) + 6u)
+#define ST_NONE 0u
+#define ST_AGGREGATE 1u
+#define ST_INCLUSIVE 2u
+
+shared uint lbTile;
+shared uint lbState;
+shared V lbValue;
+
+// takeTicket returns this group's tile number to every invocation.
+uint takeTicket() {
+    if (gl_LocalInvocationIndex == 0u) {
+        lbTile = atomicAdd(lb.words[0], 1u) - ticketBase;
+    }
+    barrier();
+    return lbTile;
+}
+
+uint loadWord(uint i) { return atomicOr(lb.words[i], 0u); }
+
+// tagged packs 16 bits of bits (hi: the upper ones) with the head flag and
+// the epoch.
+uint tagged(uint bits, uint head, bool hi) {
+    return (epoch << 17) | (head << 16) | (hi ? bits >> 16 : bits & 0xFFFFu);
+}
+
+bool current(uint w) { return (w >> 17) == epoch; }
+
+V unpack(uint lo, uint hi) {
+    T v = fromBits((hi << 16) | (lo & 0xFFFFu));
+#if SEGMENTED
+    return Seg((lo >> 16) & 1u, v);
+#else
+    return vOf(v);
+#endif
+}
+
+// publish stores v at words i, i+1.
+void publish(uint i, V v) {
+    uint b = toBits(valOf(v));
+    atomicExchange(lb.words[i], tagged(b, headOf(v), false));
+    atomicExchange(lb.words[i + 1u], tagged(b, headOf(v), true));
+}
+
+// poll looks at tile j's words up to spin+1 times (spin counts down) and
+// leaves what it found in lbState and lbValue. One flat loop, every word
+// loaded once per pass.
+void poll(uint j, inout uint spin) {
+    uint st = ST_NONE;
+    V v = vIdent();
+    for (;;) {
+        uint incLo = loadWord(INC_LO(j));
+        uint incHi = loadWord(INC_LO(j) + 1u);
+        uint aggLo = loadWord(AGG_LO(j));
+        uint aggHi = loadWord(AGG_LO(j) + 1u);
+        if (current(incLo) && current(incHi)) {
+            st = ST_INCLUSIVE;
+            v = unpack(incLo, incHi);
+        } else if (current(aggLo) && current(aggHi)) {
+            st = ST_AGGREGATE;
+            v = unpack(aggLo, aggHi);
+        }
+        if (st != ST_NONE || spin == 0u) {
+            break;
+        }
+        spin--;
+    }
+    lbState = st;
+    lbValue = v;
+}
+
+// reduceTile returns the op of tile j's input to every invocation, a vector
+// at a time so that it needs no registers for the tile.
+V reduceTile(uint j) {
+    V run = vIdent();
+    for (uint i = 0u; i < uint(VEC); i++) {
+        V x[4];
+        loadVec(j * uint(TILE_VECS) + tileVec(i), x);
+        run = comb(run, reduce4(x));
+    }
+#if SUBGROUP
+    if (sgUsable()) {
+        T all = sgAll(run);
+        if (gl_SubgroupInvocationID == 0u) {
+            sgBuf[gl_SubgroupID] = all;
+        }
+        sgScanTotals();
+        return sgTotal;
+    }
+#endif
+    return wgUpSweep(run);
+}
+
+// lookBack is run by the whole group after tileScan (every branch below is
+// uniform: it depends on shared values read after a barrier). It returns
+// the op of every element before the tile, with first (the init value) in
+// front, and publishes the tile's values.
+V lookBack(uint tile, V total, V first) {
+    bool lead = gl_LocalInvocationIndex == 0u;
+    if (tile == 0u) {
+        if (lead) {
+            publish(INC_LO(0u), comb(first, total));
+        }
+        return first;
+    }
+    if (lead) {
+        publish(AGG_LO(tile), total);
+    }
+    uint spin = uint(SPIN);
+    V before = vIdent();
+    for (uint j = tile - 1u;; j--) {
+        if (lead) {
+            poll(j, spin);
+        }
+        barrier();
+        uint st = lbState;
+        V v = lbValue;
+        barrier();
+        if (st == ST_NONE) {
+            V agg = reduceTile(j);
+            if (lead) {
+                uint none = 0u;
+                poll(j, none);
+                if (lbState == ST_NONE) {
+                    // Tile 0's inclusive value needs only its own input.
+                    lbState = j == 0u ? ST_INCLUSIVE : ST_AGGREGATE;
+                    lbValue = j == 0u ? comb(first, agg) : agg;
+                    atomicAdd(lb.words[1], 1u);
+                }
+            }
+            barrier();
+            st = lbState;
+            v = lbValue;
+            barrier();
+        }
+        before = comb(v, before);
+        if (st == ST_INCLUSIVE) {
+            break;
+        }
+    }
+    if (lead) {
+        publish(INC_LO(tile), comb(before, total));
+    }
+    return before;
+}

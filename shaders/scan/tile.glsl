@@ -1,0 +1,193 @@
+// The work-group layer: one tile of TILE = 4*VEC*WG_SIZE elements, VEC
+// vectors of four per invocation, scanned or reduced by the whole group.
+//
+// Two layouts and algorithms, chosen when the program is built (SUBGROUP)
+// and confirmed at run time (sgUsable):
+//   shared memory  invocation t holds vectors t*VEC .. t*VEC+VEC-1 of the
+//                  tile ("blocked"); each reduces its 4*VEC elements
+//                  serially, the per-invocation totals go through a
+//                  Blelloch up-sweep/down-sweep in shared memory.
+//   subgroups      subgroup s owns vectors [s*SG*VEC, (s+1)*SG*VEC); in
+//                  step i its lane l holds vector s*SG*VEC + i*SG + l, so
+//                  every load of the subgroup is SG consecutive vectors.
+//                  Each step is one subgroupExclusive op over the lanes'
+//                  vector totals; the subgroup totals are scanned by
+//                  subgroup 0.
+// Either way pre[i] is the op of every element of the tile before vector i,
+// and the return value the op of the whole tile: the order of operations
+// is fixed by WG_SIZE, VEC and the layout, never by scheduling.
+
+#ifndef WG_SIZE
+#define WG_SIZE 256
+#endif
+#ifndef VEC
+#define VEC 4
+#endif
+#ifndef SUBGROUP
+#define SUBGROUP 0
+#endif
+#ifndef SG_SIZE
+#define SG_SIZE 32
+#endif
+
+#define TILE_VECS (WG_SIZE * VEC)
+
+#if SUBGROUP && SEGMENTED
+#error "subgroup arithmetic has no segmented operator; build segmented kernels with SUBGROUP=0"
+#endif
+
+shared V wgBuf[WG_SIZE];
+
+// wgUpSweep leaves in wgBuf the Blelloch reduction tree of the invocations'
+// values v, and returns the group's total (wgBuf[WG_SIZE-1]) to everyone.
+// Node i = (t+1)*2d - 1 at stride d covers [i-2d+1, i]; its left child is
+// i-d, so earlier elements stay on the left.
+V wgUpSweep(V v) {
+    uint t = gl_LocalInvocationIndex;
+    wgBuf[t] = v;
+    barrier();
+    for (uint d = 1u; d < uint(WG_SIZE); d <<= 1) {
+        uint i = (t + 1u) * 2u * d - 1u;
+        if (i < uint(WG_SIZE)) {
+            wgBuf[i] = comb(wgBuf[i - d], wgBuf[i]);
+        }
+        barrier();
+    }
+    V total = wgBuf[WG_SIZE - 1];
+    barrier();
+    return total;
+}
+
+// wgExclusiveScan returns the op of the values of invocations 0..t-1
+// (identity for t = 0); total gets the op of all of them.
+V wgExclusiveScan(V v, out V total) {
+    uint t = gl_LocalInvocationIndex;
+    total = wgUpSweep(v);
+    if (t == 0u) {
+        wgBuf[WG_SIZE - 1] = vIdent();
+    }
+    barrier();
+    // Down-sweep: a node holds the prefix P of its range; its left child gets
+    // P, its right child P op (left child's total, which the up-sweep left
+    // in the left child).
+    for (uint d = uint(WG_SIZE) / 2u; d > 0u; d >>= 1) {
+        uint i = (t + 1u) * 2u * d - 1u;
+        if (i < uint(WG_SIZE)) {
+            V left = wgBuf[i - d];
+            wgBuf[i - d] = wgBuf[i];
+            wgBuf[i] = comb(wgBuf[i], left);
+        }
+        barrier();
+    }
+    return wgBuf[t];
+}
+
+#if SUBGROUP
+#if OP == 0
+#define sgExclusive subgroupExclusiveAdd
+#define sgAll subgroupAdd
+#elif OP == 1
+#define sgExclusive subgroupExclusiveMax
+#define sgAll subgroupMax
+#else
+#define sgExclusive subgroupExclusiveMin
+#define sgAll subgroupMin
+#endif
+
+shared T sgBuf[WG_SIZE / SG_SIZE];
+shared T sgTotal;
+
+// sgUsable: the driver runs the group as full subgroups of the size the
+// program was built for. Otherwise the shared-memory code runs (uniform
+// branch), so a driver that breaks the assumption gets slower, not wrong.
+bool sgUsable() {
+    return gl_SubgroupSize == uint(SG_SIZE) && gl_NumSubgroups * uint(SG_SIZE) == uint(WG_SIZE);
+}
+
+// sgScanTotals replaces each subgroup's total in sgBuf by the op of the
+// totals of the subgroups before it, and sets sgTotal. WG_SIZE <= SG_SIZE^2
+// (the host checks), so one subgroup scans them all.
+void sgScanTotals() {
+    barrier();
+    if (gl_SubgroupID == 0u) {
+        uint l = gl_SubgroupInvocationID;
+        T v = l < gl_NumSubgroups ? sgBuf[l] : ident();
+        T e = sgExclusive(v);
+        T all = sgAll(v);
+        if (l < gl_NumSubgroups) {
+            sgBuf[l] = e;
+        }
+        if (l == 0u) {
+            sgTotal = all;
+        }
+    }
+    barrier();
+}
+#else
+bool sgUsable() { return false; }
+#endif
+
+// tileVec is the index within the tile of this invocation's vector i.
+uint tileVec(uint i) {
+#if SUBGROUP
+    if (sgUsable()) {
+        return gl_SubgroupID * uint(SG_SIZE * VEC) + i * uint(SG_SIZE) + gl_SubgroupInvocationID;
+    }
+#endif
+    return gl_LocalInvocationIndex * uint(VEC) + i;
+}
+
+// tileScan sets pre[i] and returns the tile's total (see the top).
+V tileScan(V x[VEC][4], out V pre[VEC]) {
+#if SUBGROUP
+    if (sgUsable()) {
+        T carry = ident(); // op of this subgroup's earlier steps
+        for (uint i = 0u; i < uint(VEC); i++) {
+            T t = reduce4(x[i]);
+            T e = sgExclusive(t);
+            pre[i] = op(carry, e);
+            carry = op(carry, subgroupBroadcast(op(e, t), uint(SG_SIZE - 1)));
+        }
+        if (gl_SubgroupInvocationID == 0u) {
+            sgBuf[gl_SubgroupID] = carry;
+        }
+        sgScanTotals();
+        T before = sgBuf[gl_SubgroupID];
+        for (uint i = 0u; i < uint(VEC); i++) {
+            pre[i] = op(before, pre[i]);
+        }
+        return sgTotal;
+    }
+#endif
+    V part[VEC];
+    V run = vIdent();
+    for (uint i = 0u; i < uint(VEC); i++) {
+        part[i] = run;
+        run = comb(run, reduce4(x[i]));
+    }
+    V total;
+    V before = wgExclusiveScan(run, total);
+    for (uint i = 0u; i < uint(VEC); i++) {
+        pre[i] = comb(before, part[i]);
+    }
+    return total;
+}
+
+// tileReduce returns the op of the tile's elements x to every invocation.
+V tileReduce(V x[VEC][4]) {
+    V run = vIdent();
+    for (uint i = 0u; i < uint(VEC); i++) {
+        run = comb(run, reduce4(x[i]));
+    }
+#if SUBGROUP
+    if (sgUsable()) {
+        T all = sgAll(run);
+        if (gl_SubgroupInvocationID == 0u) {
+            sgBuf[gl_SubgroupID] = all;
+        }
+        sgScanTotals();
+        return sgTotal;
+    }
+#endif
+    return wgUpSweep(run);
+}
