@@ -24,7 +24,10 @@ type Config struct {
 	// Lanes is the number of invocations that run the solution phase, each
 	// taking every Lanes-th processor (grid-stride): the analog of the
 	// paper's 32…512 physical processors. 0 means one per processor; more
-	// than the processors is the same as one per processor.
+	// than the processors is the same as one per processor. On a software
+	// renderer (llvmpipe, which silently ends an invocation's loops after
+	// 65535 iterations in all) it is raised so that no invocation takes
+	// more than 4096 processors; Stats.Lanes says what ran.
 	Lanes int
 	// CostIterations is the overestimated cost of gathering and
 	// redistributing, in iterations of the solution phase, that
@@ -202,31 +205,28 @@ func driveBounded(m machine, cost float64, st *Stats) int {
 // finish accounts the spans of a run in st and gives the over-cost warning
 // (once per loop).
 func finish(m machine, cfg *Config, w *warnings, st *Stats) {
-	st.account(m.spans())
-	if cfg.Policy.usesCost() && st.MaxCost > st.CostIterations && !w.overCost {
-		w.overCost = true
-		var sp []span
-		for _, s := range m.spans() {
-			if s.iter == st.MaxCostAt && s.phase != PhaseCount {
-				sp = append(sp, s)
-			}
-		}
-		var info, redis, soln time.Duration
-		for _, s := range sp {
-			switch s.phase {
-			case PhaseGather:
-				info += s.dur
-			case PhaseRedistribute:
-				redis += s.dur
-			case PhaseSolve:
-				if soln == 0 {
-					soln = s.dur
-				}
-			}
-		}
-		cfg.logf("balancer: %s: iteration %d cost %.1f iterations (gathering %v + redistribution %v over a solution phase of %v), more than the overestimate of %g iterations: recalibrate (this warning is given once)",
-			cfg.name(), st.MaxCostAt, st.MaxCost, info, redis, soln, st.CostIterations)
+	spans := m.spans()
+	st.account(spans)
+	if !cfg.Policy.usesCost() || st.MaxCost <= st.CostIterations || w.overCost {
+		return
 	}
+	w.overCost = true
+	var info, redis, soln time.Duration
+	for _, s := range spans {
+		if s.iter != st.MaxCostAt {
+			continue
+		}
+		switch s.phase {
+		case PhaseGather:
+			info += s.dur
+		case PhaseRedistribute:
+			redis += s.dur
+		case PhaseSolve:
+			soln = s.dur
+		}
+	}
+	cfg.logf("balancer: %s: iteration %d cost %.1f iterations (gathering %v + redistribution %v over a solution phase of %v), more than the overestimate of %g iterations: recalibrate (this warning is given once)",
+		cfg.name(), st.MaxCostAt, st.MaxCost, info, redis, soln, st.CostIterations)
 }
 
 // Clock stands in for GPU timestamps when a Model runs (Simulate): the

@@ -1,0 +1,220 @@
+package balancer
+
+import (
+	"github.com/dpgl/dpgl/gpu"
+	"github.com/dpgl/dpgl/scan"
+)
+
+// gatherItems is ITEMS of gather.comp: processors per invocation.
+const gatherItems = 4
+
+// gpuMachine runs a loop's phases on the GPU.
+type gpuMachine[T any] struct {
+	l   *Loop[T]
+	sol Solution
+}
+
+// resetInfo sets the info buffer to the identities of its reductions, or
+// to known counts of the current state.
+func (l *Loop[T]) resetInfo(known *Info) {
+	w := [infoWords]uint32{infoMinActive: 0xFFFFFFFF, infoMinNew: 0xFFFFFFFF}
+	if known != nil {
+		w[infoIdle] = uint32(known.NumIdle)
+		w[infoMax] = known.MaxWorkload
+		w[infoSumLo], w[infoSumHi] = uint32(known.SumWorkload), uint32(known.SumWorkload>>32)
+		if known.MinActive != 0 {
+			w[infoMinActive] = known.MinActive
+		}
+	}
+	// The gathering kernels wrote info last; this write must come after.
+	l.c.Barrier(gpu.BarrierBufferUpdate)
+	l.info.Write(0, w[:])
+}
+
+// writeInfo puts the full gathering in into the info buffer, where the
+// redistribution kernels read it: whatever ran since (a count, another
+// gathering), they then work from in.
+func (l *Loop[T]) writeInfo(in Info) {
+	var w [infoWords]uint32
+	w[infoIdle] = uint32(in.NumIdle)
+	w[infoMax] = in.MaxWorkload
+	w[infoSumLo], w[infoSumHi] = uint32(in.SumWorkload), uint32(in.SumWorkload>>32)
+	w[infoMinActive] = in.MinActive
+	w[infoMaskedSumLo], w[infoMaskedSumHi] = uint32(in.MaskedSum), uint32(in.MaskedSum>>32)
+	w[infoMasked] = uint32(in.NumMasked)
+	w[infoMaxNew], w[infoMinNew] = in.MaxNew, in.MinNew
+	w[infoAssigned] = uint32(in.TotalAssigned)
+	l.c.Barrier(gpu.BarrierBufferUpdate)
+	l.info.Write(0, w[:])
+}
+
+// pass dispatches one gathering pass over the current workload.
+func (l *Loop[T]) pass(p *gpu.Program) {
+	l.c.BindStorage(0, l.Workload())
+	l.c.BindStorage(1, l.info)
+	p.SetUint("n", uint32(l.p))
+	tile := p.GroupSize() * gatherItems
+	p.Dispatch1D((l.p + tile - 1) / tile)
+	l.c.Barrier(gpu.BarrierStorage) // the next pass and kernel read info
+}
+
+// readInfo reads the info buffer back (waiting for the GPU).
+func (l *Loop[T]) readInfo(full bool) Info {
+	in := Info{Processors: l.p, Full: full}
+	if l.p == 0 {
+		return in
+	}
+	var w [infoWords]uint32
+	l.info.Read(0, w[:])
+	in.NumIdle = int(w[infoIdle])
+	in.MaxWorkload = w[infoMax]
+	in.SumWorkload = uint64(w[infoSumLo]) | uint64(w[infoSumHi])<<32
+	// The minima start at 0xFFFFFFFF, which is also a workload: whether
+	// anything was active says which.
+	if in.NumIdle < l.p {
+		in.MinActive = w[infoMinActive]
+	}
+	if !full {
+		return in
+	}
+	in.Avg = uint32(in.SumWorkload / uint64(l.p))
+	if l.cfg.Variant == FloatVariant {
+		in.NumMasked, in.MaskedSum = in.Active(), in.SumWorkload
+	} else {
+		in.NumMasked = int(w[infoMasked])
+		in.MaskedSum = uint64(w[infoMaskedSumLo]) | uint64(w[infoMaskedSumHi])<<32
+	}
+	in.MaxNew = w[infoMaxNew]
+	if in.TotalAssigned = int(w[infoAssigned]); in.TotalAssigned > 0 {
+		in.MinNew = w[infoMinNew]
+	}
+	return in
+}
+
+func (m *gpuMachine[T]) count(iter int) Info {
+	l := m.l
+	l.c.Do(func() {
+		l.tl.mark(PhaseCount, iter)
+		if l.p > 0 {
+			l.resetInfo(nil)
+			l.pass(l.gather1)
+		}
+	})
+	return l.readInfo(false)
+}
+
+func (m *gpuMachine[T]) gather(iter int, known *Info) Info {
+	l := m.l
+	l.c.Do(func() {
+		l.tl.mark(PhaseGather, iter)
+		if l.p == 0 {
+			return
+		}
+		l.resetInfo(known)
+		if known == nil {
+			l.pass(l.gather1)
+		}
+		if l.cfg.Variant != FloatVariant {
+			l.pass(l.gather2) // the float variant has no mask
+		}
+		l.pass(l.gather3)
+	})
+	return l.readInfo(true)
+}
+
+// runAssign writes each processor's assignment for the full gathering in.
+// On the GL thread.
+func (l *Loop[T]) runAssign(in Info) {
+	c := l.c
+	l.writeInfo(in)
+	c.BindStorage(0, l.Workload())
+	c.BindStorage(1, l.info)
+	c.BindStorage(2, l.assignment.Slice(0, l.p))
+	l.assign.SetUint("n", uint32(l.p))
+	l.assign.Dispatch1D((l.p + l.assign.GroupSize() - 1) / l.assign.GroupSize())
+	c.Barrier(gpu.BarrierStorage) // the scan reads it
+}
+
+// redistribute is §2.3.1 with the scan primitives: block pointers by an
+// exclusive scan of the assignment, a send of each active processor's
+// header (workload, parallelIndex, new workload value) and problem to the
+// head of its block, a segmented copy of both over the blocks, and the
+// new parallelIndex from a segmented exclusive scan of the new workload
+// values. The result lands in the other set of processor arrays, which
+// becomes the current one.
+func (m *gpuMachine[T]) redistribute(iter int, in Info) {
+	l := m.l
+	c, s, n := l.c, l.s, l.p
+	if n == 0 {
+		return
+	}
+	assignment := l.assignment.Slice(0, n)
+	pointers := l.pointers.Slice(0, n)
+	flags := l.flags.Slice(0, n)
+	chunk := l.chunk.Slice(0, n)
+	header := l.header.Slice(0, n)
+	sentHeader := l.sentHeader.Slice(0, n)
+	problem := l.next.problem.Slice(0, n)
+	c.Do(func() {
+		l.tl.mark(PhaseRedistribute, iter)
+		l.runAssign(in)
+	})
+	scan.ExclusiveScan(s, pointers, assignment, scan.Add, 0)
+	l.flags.FillRange(0, n, 0)
+	c.Do(func() {
+		c.BindStorage(0, l.Workload())
+		c.BindStorage(1, l.ParallelIndex())
+		c.BindStorage(2, assignment)
+		c.BindStorage(3, pointers)
+		c.BindStorage(4, flags)
+		c.BindStorage(5, header)
+		c.BindStorage(6, sentHeader)
+		c.BindStorage(7, problem)
+		l.heads.SetUint("n", uint32(n))
+		l.heads.Dispatch1D((n + l.heads.GroupSize() - 1) / l.heads.GroupSize())
+		c.Barrier(gpu.BarrierStorage) // the sends read pointers and header
+	})
+	scan.Send(s, sentHeader, header, pointers)
+	scan.Send(s, problem, l.Problem(), pointers)
+	scan.SegmentedCopy(s, sentHeader, sentHeader, flags)
+	scan.SegmentedCopy(s, problem, problem, flags)
+	c.Do(func() {
+		c.BindStorage(0, sentHeader)
+		c.BindStorage(1, chunk)
+		l.finish0.SetUint("n", uint32(n))
+		l.finish0.Dispatch1D((n + l.finish0.GroupSize() - 1) / l.finish0.GroupSize())
+		c.Barrier(gpu.BarrierStorage) // the segmented scan reads chunk
+	})
+	scan.SegmentedExclusiveScan(s, chunk, chunk, flags, scan.Add)
+	c.Do(func() {
+		c.BindStorage(0, sentHeader)
+		c.BindStorage(1, chunk)
+		c.BindStorage(2, l.next.workload.Slice(0, n))
+		c.BindStorage(3, l.next.parallelIndex.Slice(0, n))
+		l.finish1.SetUint("n", uint32(n))
+		l.finish1.Dispatch1D((n + l.finish1.GroupSize() - 1) / l.finish1.GroupSize())
+		c.Barrier(gpu.BarrierStorage) // the solution phase reads the new arrays
+	})
+	l.cur, l.next = l.next, l.cur
+}
+
+func (m *gpuMachine[T]) solve(iter, n int) {
+	l := m.l
+	if n <= 0 {
+		return
+	}
+	lanes := l.lanes()
+	l.c.Do(func() {
+		for k := 0; k < n; k++ {
+			l.tl.mark(PhaseSolve, iter+k)
+			l.c.BindStorage(BindingWorkload, l.Workload())
+			l.c.BindStorage(BindingParallelIndex, l.ParallelIndex())
+			l.c.BindStorage(BindingProblem, l.Problem())
+			it := &Iteration{Index: iter + k, Processors: l.p, Lanes: lanes, ctx: l.c}
+			solveOnce(m.sol, it)
+			l.c.Barrier(gpu.BarrierStorage) // the next iteration or gathering reads the arrays
+		}
+	})
+}
+
+func (m *gpuMachine[T]) spans() []span { return m.l.tl.end() }
