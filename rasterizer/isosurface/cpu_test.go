@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/dpgl/dpgl/rasterizer/mesh"
@@ -19,19 +20,20 @@ func topology(t *testing.T, what string, v *volume.Volume, m *mesh.Mesh) (border
 	if err := m.Validate(); err != nil {
 		t.Fatalf("%s: %v", what, err)
 	}
-	type edge [2]uint32
-	directed := map[edge]int{}
+	// Directed edges as a<<32|b, sorted: a repeat is a directed edge used
+	// twice; an edge without its reverse is a border edge.
+	directed := make([]uint64, 0, 3*len(m.Faces))
+	used := make([]bool, len(m.Positions))
 	for i, f := range m.Faces {
 		if f[0] == f[1] || f[1] == f[2] || f[0] == f[2] {
 			t.Fatalf("%s: face %d repeats a vertex: %v", what, i, f)
 		}
 		for k := 0; k < 3; k++ {
-			e := edge{f[k], f[(k+1)%3]}
-			if directed[e]++; directed[e] > 1 {
-				t.Fatalf("%s: directed edge %v used twice (inconsistent winding or a non-manifold edge)", what, e)
-			}
+			directed = append(directed, uint64(f[k])<<32|uint64(f[(k+1)%3]))
+			used[f[k]] = true
 		}
 	}
+	slices.Sort(directed)
 	lo, hi := v.Bounds()
 	onGridFace := func(a, b uint32) bool {
 		pa, pb := m.Positions[a], m.Positions[b]
@@ -42,27 +44,29 @@ func topology(t *testing.T, what string, v *volume.Volume, m *mesh.Mesh) (border
 		}
 		return false
 	}
-	undirected := 0
-	for e := range directed {
-		if directed[edge{e[1], e[0]}] == 0 {
-			if !onGridFace(e[0], e[1]) {
-				t.Fatalf("%s: edge %v (%v to %v) has one triangle but is not on the grid's border: a crack",
-					what, e, m.Positions[e[0]], m.Positions[e[1]])
-			}
-			border++
-			undirected += 2 // counted once below
-		} else {
-			undirected++
+	undirected2 := 0 // twice the number of undirected edges
+	for i, e := range directed {
+		if i > 0 && directed[i-1] == e {
+			t.Fatalf("%s: directed edge %d→%d used twice (inconsistent winding or a non-manifold edge)", what, e>>32, uint32(e))
+		}
+		a, b := uint32(e>>32), uint32(e)
+		if _, ok := slices.BinarySearch(directed, uint64(b)<<32|uint64(a)); ok {
+			undirected2++
+			continue
+		}
+		if !onGridFace(a, b) {
+			t.Fatalf("%s: edge %d→%d (%v to %v) has one triangle but is not on the grid's border: a crack",
+				what, a, b, m.Positions[a], m.Positions[b])
+		}
+		border++
+		undirected2 += 2
+	}
+	for i, u := range used {
+		if !u {
+			t.Fatalf("%s: vertex %d is used by no face", what, i)
 		}
 	}
-	used := map[uint32]bool{}
-	for _, f := range m.Faces {
-		used[f[0]], used[f[1]], used[f[2]] = true, true, true
-	}
-	if len(used) != len(m.Positions) {
-		t.Fatalf("%s: %d of %d vertices are used by no face", what, len(m.Positions)-len(used), len(m.Positions))
-	}
-	return border, len(m.Positions) - undirected/2 + len(m.Faces)
+	return border, len(m.Positions) - undirected2/2 + len(m.Faces)
 }
 
 func signedVolume(m *mesh.Mesh) float64 {
