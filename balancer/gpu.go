@@ -14,36 +14,29 @@ type gpuMachine[T any] struct {
 	sol Solution
 }
 
-// resetInfo sets the info buffer to the identities of its reductions, or
-// to known counts of the current state.
-func (l *Loop[T]) resetInfo(known *Info) {
-	w := [infoWords]uint32{infoMinActive: 0xFFFFFFFF, infoMinNew: 0xFFFFFFFF}
-	if known != nil {
-		w[infoIdle] = uint32(known.NumIdle)
-		w[infoMax] = known.MaxWorkload
-		w[infoSumLo], w[infoSumHi] = uint32(known.SumWorkload), uint32(known.SumWorkload>>32)
-		if known.MinActive != 0 {
-			w[infoMinActive] = known.MinActive
-		}
-	}
-	// The gathering kernels wrote info last; this write must come after.
-	l.c.Barrier(gpu.BarrierBufferUpdate)
-	l.info.Write(0, w[:])
-}
-
-// writeInfo puts the full gathering in into the info buffer, where the
-// redistribution kernels read it: whatever ran since (a count, another
-// gathering), they then work from in.
-func (l *Loop[T]) writeInfo(in Info) {
+// putInfo writes in to the info buffer, as the kernels read it and the
+// gathering passes add to it: the fields in does not hold are zero, and the
+// minima it does not hold start at 0xFFFFFFFF, their reductions' identity.
+// An empty Info resets the buffer for a count; a count's Info lets a full
+// gathering skip its first pass; a full gathering's lets the
+// redistribution work from it whatever ran since.
+func (l *Loop[T]) putInfo(in Info) {
 	var w [infoWords]uint32
 	w[infoIdle] = uint32(in.NumIdle)
 	w[infoMax] = in.MaxWorkload
 	w[infoSumLo], w[infoSumHi] = uint32(in.SumWorkload), uint32(in.SumWorkload>>32)
 	w[infoMinActive] = in.MinActive
+	if in.Active() == 0 {
+		w[infoMinActive] = 0xFFFFFFFF
+	}
 	w[infoMaskedSumLo], w[infoMaskedSumHi] = uint32(in.MaskedSum), uint32(in.MaskedSum>>32)
 	w[infoMasked] = uint32(in.NumMasked)
 	w[infoMaxNew], w[infoMinNew] = in.MaxNew, in.MinNew
+	if !in.Full {
+		w[infoMinNew] = 0xFFFFFFFF
+	}
 	w[infoAssigned] = uint32(in.TotalAssigned)
+	// The gathering kernels wrote info last; this write must come after.
 	l.c.Barrier(gpu.BarrierBufferUpdate)
 	l.info.Write(0, w[:])
 }
@@ -96,7 +89,7 @@ func (m *gpuMachine[T]) count(iter int) Info {
 	l.c.Do(func() {
 		l.tl.mark(PhaseCount, iter)
 		if l.p > 0 {
-			l.resetInfo(nil)
+			l.putInfo(Info{})
 			l.pass(l.gather1)
 		}
 	})
@@ -110,8 +103,10 @@ func (m *gpuMachine[T]) gather(iter int, known *Info) Info {
 		if l.p == 0 {
 			return
 		}
-		l.resetInfo(known)
-		if known == nil {
+		if known != nil {
+			l.putInfo(known.counts())
+		} else {
+			l.putInfo(Info{})
 			l.pass(l.gather1)
 		}
 		if l.cfg.Variant != FloatVariant {
@@ -126,7 +121,7 @@ func (m *gpuMachine[T]) gather(iter int, known *Info) Info {
 // On the GL thread.
 func (l *Loop[T]) runAssign(in Info) {
 	c := l.c
-	l.writeInfo(in)
+	l.putInfo(in)
 	c.BindStorage(0, l.Workload())
 	c.BindStorage(1, l.info)
 	c.BindStorage(2, l.assignment.Slice(0, l.p))

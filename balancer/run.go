@@ -182,7 +182,7 @@ func driveBounded(m machine, cost float64, st *Stats) int {
 		full := m.gather(it, &in)
 		st.Gathers++
 		next := full.counts()
-		if float64(full.Savings()) > cost {
+		if Decide(Bounded, full, cost) {
 			m.redistribute(it, full)
 			st.Balances++
 			st.Savings += uint64(full.Savings())
