@@ -8,19 +8,25 @@
 // factor by which a loop that gives every processor one triangle (or one
 // span) and waits for the slowest takes longer than a balanced one.
 //
-// The rules are the renderer's, in floating point (the renderer snaps to
-// 1/16 pixel first, package raster, so its counts can differ by one at
-// a row or pixel that a vertex or edge touches):
+// The rules follow the renderer's (package raster) in floating point:
 //
 //   - each triangle is transformed by the MVP matrix and clipped against the
 //     near and far planes; a triangle wholly outside the view volume, or of
 //     zero area on screen, has workload 0 (an idle processor);
 //   - window coordinates put row 0 at the bottom; row y's centre is y+0.5;
+//     they are snapped to 1/16 pixel, the renderer's precision;
 //   - a triangle's scanlines are the rows whose centres lie within its
 //     (clipped) y range, clamped to the image;
 //   - each scanline is one span: the pixels of that row whose centres lie
 //     within the triangle's x range at the row's centre, clamped to the
 //     image (possibly none).
+//
+// The scanline counts are the renderer's, except where its float32
+// transform rounds a vertex to the other side of a 1/32-pixel boundary or
+// it clips a triangle against its guard band (and counts the pieces'
+// rows). Spans here hold the pixel centres on both of a triangle's edges,
+// where the renderer's top-left fill rule gives a shared edge's centres to
+// one triangle only, so pixel counts run about 1% higher.
 package workload
 
 import (
@@ -128,11 +134,13 @@ func Each(pos [][3]float32, mvp [16]float32, w, h int, fn func(tri int, rows int
 		ylo, yhi := math.Inf(1), math.Inf(-1)
 		area := 0.0
 		for k := 0; k < n; k++ {
-			x := (poly[k][0]/poly[k][3] + 1) / 2 * float64(w)
-			y := (poly[k][1]/poly[k][3] + 1) / 2 * float64(h)
+			x := snap((poly[k][0]/poly[k][3] + 1) / 2 * float64(w))
+			y := snap((poly[k][1]/poly[k][3] + 1) / 2 * float64(h))
 			win[k] = [2]float64{x, y}
 			ylo, yhi = math.Min(ylo, y), math.Max(yhi, y)
 		}
+		// Twice the area; exact on snapped coordinates, so that edge-on
+		// triangles are 0 as the renderer sees them.
 		for k := 1; k+1 < n; k++ {
 			area += (win[k][0]-win[0][0])*(win[k+1][1]-win[0][1]) - (win[k+1][0]-win[0][0])*(win[k][1]-win[0][1])
 		}
@@ -166,6 +174,9 @@ func Each(pos [][3]float32, mvp [16]float32, w, h int, fn func(tri int, rows int
 		})
 	}
 }
+
+// snap rounds a window coordinate to 1/16 pixel, half up (raster.Snap).
+func snap(v float64) float64 { return math.Floor(v*16+0.5) / 16 }
 
 func transform(m *[16]float32, p [3]float32) vec4 {
 	var r vec4
