@@ -9,6 +9,7 @@ import (
 	"github.com/dpgl/dpgl/gpu/gputest"
 	"github.com/dpgl/dpgl/rasterizer/mesh"
 	"github.com/dpgl/dpgl/rasterizer/volume"
+	"github.com/dpgl/dpgl/scan"
 )
 
 // sameSoup fails unless the GPU soup equals the CPU mesh triangle for
@@ -221,4 +222,26 @@ func TestGPUOnMRI(t *testing.T) {
 	defer dst.Delete()
 	pos, nrm := dst.DownloadSoup()
 	sameSoup(t, "ch2", v, cpu, pos, nrm)
+}
+
+// TestGPUNoCells extracts from a grid one sample thick, which has no cells,
+// with a caller's scanner.
+func TestGPUNoCells(t *testing.T) {
+	c := gputest.Context(t)
+	s, err := scan.New(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Delete()
+	e, err := NewExtractor(c, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Delete()
+	v := volume.New([3]int{5, 1, 5}, [3]float32{1, 1, 1}, [3]float32{})
+	dst := extract(t, c, e, nil, v, -1)
+	defer dst.Delete()
+	if dst.N != 0 || e.Count() != 0 {
+		t.Fatalf("a flat grid gave %d triangles", dst.N)
+	}
 }
