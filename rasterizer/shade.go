@@ -7,10 +7,9 @@ import (
 	"io"
 	"math"
 
-	"github.com/go-gl/mathgl/mgl32"
-
 	"github.com/dpgl/dpgl/gpu"
 	"github.com/dpgl/dpgl/rasterizer/mesh"
+	"github.com/dpgl/dpgl/rasterizer/view"
 )
 
 // Material is the surface's look under the head light.
@@ -33,15 +32,6 @@ var DefaultMaterial = Material{
 	Shininess:  32,
 }
 
-// Camera is where the scene is seen from: the model-view and projection
-// matrices (column-major, as mathgl's Mat4).
-type Camera struct {
-	View, Projection mgl32.Mat4
-}
-
-// MVP is Projection * View.
-func (c Camera) MVP() [16]float32 { return [16]float32(c.Projection.Mul4(c.View)) }
-
 // resolveStage runs shaders/rasterizer/resolve.comp.
 type resolveStage struct {
 	c    *gpu.Context
@@ -59,13 +49,18 @@ func newResolveStage(c *gpu.Context) (*resolveStage, error) {
 func unorm(c uint8) float32 { return float32(c) / 255 }
 
 // run shades every pixel of prims (one primitive id a pixel, bottom row
-// first) into rgba (RGBA8 packed, R in the low byte). Must run on the GL
-// thread.
-func (s *resolveStage) run(m *mesh.GPU, prims, rgba gpu.Array[uint32], cam Camera, mat Material, w, h int) {
+// first) into rgba (RGBA8 packed, R in the low byte); m may be nil when
+// nothing was drawn. Must run on the GL thread.
+func (s *resolveStage) run(m *mesh.GPU, prims, rgba gpu.Array[uint32], cam view.Camera, mat Material, w, h int) {
 	p := s.prog
 	nm := cam.View.Mat3().Inv().Transpose().Mat4()
-	s.c.BindStorage(0, m.Positions)
-	s.c.BindStorage(1, m.Normals)
+	if m != nil {
+		s.c.BindStorage(0, m.Positions)
+		s.c.BindStorage(1, m.Normals)
+	} else {
+		s.c.BindStorage(0, nil)
+		s.c.BindStorage(1, nil)
+	}
 	s.c.BindStorage(2, prims)
 	s.c.BindStorage(3, rgba)
 	p.SetMat4("mvp", cam.MVP())

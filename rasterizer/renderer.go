@@ -1,0 +1,445 @@
+package rasterizer
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"time"
+
+	"github.com/dpgl/dpgl/balancer"
+	"github.com/dpgl/dpgl/gpu"
+	"github.com/dpgl/dpgl/rasterizer/mesh"
+	"github.com/dpgl/dpgl/rasterizer/raster"
+	"github.com/dpgl/dpgl/rasterizer/view"
+	"github.com/dpgl/dpgl/scan"
+)
+
+// Loop names, the keys of their calibrated costs.
+const (
+	ScanConversionLoop = "scan conversion"
+	ZBufferLoop        = "z-buffer"
+)
+
+// Options configure a Renderer.
+type Options struct {
+	Width, Height int // image size, 1..raster.MaxImageSize
+	// ScanConversion and ZBuffer configure the two loops: the balancing
+	// policy (balancer.Never is the paper's Figure 1), Lanes and the
+	// calibrated cost. Their Name is set by the renderer.
+	ScanConversion, ZBuffer balancer.Config
+	Material                Material
+	// Visibility32 forces the 32-bit two-pass z-buffer even where the
+	// driver has 64-bit atomics (for tests and comparisons).
+	Visibility32 bool
+}
+
+// DefaultOptions renders 512x512, the paper's image size, with the
+// cost-effective policy in both loops.
+func DefaultOptions() Options {
+	return Options{
+		Width: 512, Height: 512,
+		ScanConversion: balancer.Config{Policy: balancer.CostEffective},
+		ZBuffer:        balancer.Config{Policy: balancer.CostEffective},
+		Material:       DefaultMaterial,
+	}
+}
+
+func (o *Options) check() error {
+	if o.Width < 1 || o.Height < 1 || o.Width > raster.MaxImageSize || o.Height > raster.MaxImageSize {
+		return fmt.Errorf("rasterizer: image size %dx%d: want 1..%d on each side", o.Width, o.Height, raster.MaxImageSize)
+	}
+	o.ScanConversion.Name = ScanConversionLoop
+	o.ZBuffer.Name = ZBufferLoop
+	return nil
+}
+
+// FrameStats describe one rendered frame.
+type FrameStats struct {
+	Setup raster.SetupStats
+	// Spans is the number of scan-conversion tasks (rows of set-up
+	// triangles), which become the z-buffer loop's processors; Pixels the
+	// z-buffer loop's tasks.
+	Spans, Pixels int64
+	// The loops' balancer statistics. With the 32-bit visibility scheme the
+	// z-buffer loop runs twice (depth, then primitive ids): ZBuffer is the
+	// first run, ZBufferIDs the second.
+	ScanConversion, ZBuffer, ZBufferIDs balancer.Stats
+	Visibility                          string // "64-bit atomicMin" or "32-bit, two passes"
+	// GPU time of each stage and of the frame, from timestamps; Wall is
+	// the host's time for Render, read-backs for the decisions included.
+	SetupTime, ScanTime, ZBufferTime, ResolveTime, Total, Wall time.Duration
+}
+
+// scanProblem is the scan-conversion loop's problem record (struct
+// ScanProblem in shaders/rasterizer/scanconv.comp).
+type scanProblem struct {
+	Tri      uint32 // set-up triangle
+	SpanBase uint32 // its first span
+}
+
+// Renderer is the data-parallel polygon renderer of Ortega, Hansen and
+// Ahrens on compute shaders: transform and clip, the scan-conversion loop
+// (triangles to spans), the z-buffer loop (spans to pixels) into a
+// visibility buffer, and a shading pass. See the package documentation.
+type Renderer struct {
+	c    *gpu.Context
+	sc   *scan.Scanner
+	opts Options
+	vis64 bool
+
+	setup   *setupStage
+	resolve *resolveStage
+	scanSol *gpu.Program
+	zSol    [2]*gpu.Program // pass 1 (or the 64-bit pass), pass 2
+	prepare map[string]*gpu.Program
+
+	scanLoop *balancer.Loop[scanProblem]
+	zLoop    *balancer.Loop[uint32]
+
+	tris     *gpu.Buffer[gpuTri]
+	rows     *gpu.Buffer[uint32] // per set-up triangle: its rows, then (scanned) its first span
+	spanBase *gpu.Buffer[uint32]
+	spans    *gpu.Buffer[[4]int32]
+	depth    *gpu.Buffer[uint32] // 32-bit scheme: depth; 64-bit: the packed buffer's two words a pixel
+	prims    *gpu.Buffer[uint32]
+	rgba     *gpu.Buffer[uint32]
+	stamps   [5]*gpu.Stamp
+}
+
+// New makes a renderer on the scanner's context.
+func New(s *scan.Scanner, o Options) (r *Renderer, err error) {
+	if err := o.check(); err != nil {
+		return nil, err
+	}
+	c := s.Context()
+	r = &Renderer{c: c, sc: s, opts: o, prepare: map[string]*gpu.Program{}}
+	r.vis64 = c.Caps().Atomic64 && !o.Visibility32
+	defer func() {
+		if err != nil {
+			r.Delete()
+			r = nil
+		}
+	}()
+	if r.setup, err = newSetupStage(c); err != nil {
+		return nil, err
+	}
+	if r.resolve, err = newResolveStage(c); err != nil {
+		return nil, err
+	}
+	if r.scanSol, err = c.Program("rasterizer/scanconv.comp", nil); err != nil {
+		return nil, err
+	}
+	vis := map[string]string{"VIS64": "0", "PASS": "1"}
+	if r.vis64 {
+		vis["VIS64"] = "1"
+	}
+	if r.zSol[0], err = c.Program("rasterizer/zbuffer.comp", vis); err != nil {
+		return nil, err
+	}
+	if !r.vis64 {
+		if r.zSol[1], err = c.Program("rasterizer/zbuffer.comp", map[string]string{"VIS64": "0", "PASS": "2"}); err != nil {
+			return nil, err
+		}
+	}
+	for _, step := range []string{"0", "1", "2", "3"} {
+		if step == "3" && !r.vis64 {
+			continue
+		}
+		defs := map[string]string{"STEP": step, "VIS64": "0"}
+		if r.vis64 && (step == "2" || step == "3") {
+			defs["VIS64"] = "1"
+		}
+		if r.prepare[step], err = c.Program("rasterizer/prepare.comp", defs); err != nil {
+			return nil, err
+		}
+	}
+	if r.scanLoop, err = balancer.NewLoop[scanProblem](s, o.ScanConversion); err != nil {
+		return nil, err
+	}
+	if r.zLoop, err = balancer.NewLoop[uint32](s, o.ZBuffer); err != nil {
+		return nil, err
+	}
+	if err = r.image(); err != nil {
+		return nil, err
+	}
+	for i := range r.stamps {
+		r.stamps[i] = c.NewStamp()
+	}
+	return r, nil
+}
+
+// image allocates the per-pixel buffers for the options' size.
+func (r *Renderer) image() error {
+	n := r.opts.Width * r.opts.Height
+	r.depth.Delete()
+	r.prims.Delete()
+	r.rgba.Delete()
+	var err error
+	words := n
+	if r.vis64 {
+		words = 2 * n
+	}
+	if r.depth, err = gpu.NewBuffer[uint32](r.c, words); err != nil {
+		return fmt.Errorf("rasterizer: visibility buffer for %dx%d: %w", r.opts.Width, r.opts.Height, err)
+	}
+	if r.prims, err = gpu.NewBuffer[uint32](r.c, n); err != nil {
+		return fmt.Errorf("rasterizer: primitive ids for %dx%d: %w", r.opts.Width, r.opts.Height, err)
+	}
+	if r.rgba, err = gpu.NewBuffer[uint32](r.c, n); err != nil {
+		return fmt.Errorf("rasterizer: image for %dx%d: %w", r.opts.Width, r.opts.Height, err)
+	}
+	return nil
+}
+
+// Options returns the renderer's options.
+func (r *Renderer) Options() Options { return r.opts }
+
+// Visibility64 reports whether the z-buffer uses 64-bit atomics.
+func (r *Renderer) Visibility64() bool { return r.vis64 }
+
+// SetOptions changes policies, lanes, costs, material and size for the next
+// frames. Changing Visibility32 needs a new Renderer.
+func (r *Renderer) SetOptions(o Options) error {
+	if err := o.check(); err != nil {
+		return err
+	}
+	if (r.c.Caps().Atomic64 && !o.Visibility32) != r.vis64 {
+		return errors.New("rasterizer: SetOptions cannot change Visibility32; make a new Renderer")
+	}
+	resize := o.Width != r.opts.Width || o.Height != r.opts.Height
+	r.opts = o
+	if err := r.scanLoop.SetConfig(o.ScanConversion); err != nil {
+		return err
+	}
+	if err := r.zLoop.SetConfig(o.ZBuffer); err != nil {
+		return err
+	}
+	if resize {
+		return r.image()
+	}
+	return nil
+}
+
+// Delete frees every GPU object of the renderer (not the scanner).
+func (r *Renderer) Delete() {
+	if r.setup != nil {
+		r.setup.delete()
+	}
+	if r.scanLoop != nil {
+		r.scanLoop.Delete()
+	}
+	if r.zLoop != nil {
+		r.zLoop.Delete()
+	}
+	r.tris.Delete()
+	r.rows.Delete()
+	r.spanBase.Delete()
+	r.spans.Delete()
+	r.depth.Delete()
+	r.prims.Delete()
+	r.rgba.Delete()
+	for _, s := range r.stamps {
+		s.Delete()
+	}
+}
+
+// grow makes *b hold at least n elements (1 at least, so it can be bound),
+// with a quarter to spare so that frames of similar size do not
+// reallocate.
+func grow[T any](c *gpu.Context, b **gpu.Buffer[T], n int, what string) error {
+	if *b != nil && (*b).Len() >= max(n, 1) {
+		return nil
+	}
+	(*b).Delete()
+	*b = nil
+	nb, err := gpu.NewBuffer[T](c, max(n+n/4, 1))
+	if err != nil {
+		return fmt.Errorf("rasterizer: %s (%d): %w", what, n, err)
+	}
+	*b = nb
+	return nil
+}
+
+// run1D dispatches a prepare step over n elements (on the GL thread).
+func (r *Renderer) run1D(step string, n int) {
+	p := r.prepare[step]
+	p.SetUint("n", uint32(n))
+	p.Dispatch1D((n + p.GroupSize() - 1) / p.GroupSize())
+	r.c.Barrier(gpu.BarrierStorage)
+}
+
+// Render draws the first m.N triangles of m as the camera sees them. The
+// image and primitive ids stay on the GPU until Image or Prims reads them.
+// Triangles that are outside the view, of zero area or not finite are
+// counted in FrameStats.Setup and not drawn.
+func (r *Renderer) Render(m *mesh.GPU, cam view.Camera) (FrameStats, error) {
+	var st FrameStats
+	start := time.Now()
+	w, h := r.opts.Width, r.opts.Height
+	mvp := cam.MVP()
+	n := 0
+	var pos gpu.Array[mesh.Vec4]
+	if m != nil {
+		n = m.N
+		pos = m.Positions.Slice(0, 3*n)
+	}
+	if r.vis64 {
+		st.Visibility = "64-bit atomicMin"
+	} else {
+		st.Visibility = "32-bit, two passes"
+	}
+	r.c.Do(func() { r.stamps[0].Record() })
+
+	// Transform, clip and set up: count, scan the counts, emit.
+	total := 0
+	if n > 0 {
+		if err := r.setup.countPass(pos, &mvp, w, h); err != nil {
+			return st, err
+		}
+		counts := r.setup.counts.Slice(0, n)
+		total = int(scan.Reduce(r.sc, counts, scan.Add))
+		scan.ExclusiveScan(r.sc, counts, counts, scan.Add, 0)
+		if err := grow(r.c, &r.tris, total, "set-up triangles"); err != nil {
+			return st, err
+		}
+		if err := grow(r.c, &r.rows, total, "triangle rows"); err != nil {
+			return st, err
+		}
+		r.setup.emitPass(pos, &mvp, w, h, r.tris, r.rows)
+		st.Setup = r.setup.readStats(n, total)
+	}
+	r.c.Do(func() { r.stamps[1].Record() })
+
+	// The scan-conversion loop: one processor a set-up triangle, one task a
+	// row; each triangle's spans go to its own place.
+	if total > 0 {
+		rows := r.rows.Slice(0, total)
+		st.Spans = int64(scan.Reduce(r.sc, rows, scan.Add))
+		if st.Spans > int64(r.c.Caps().MaxSSBOSize/16) {
+			return st, fmt.Errorf("rasterizer: %d spans exceed the driver's storage-block limit", st.Spans)
+		}
+		if err := grow(r.c, &r.spanBase, total, "span offsets"); err != nil {
+			return st, err
+		}
+		scan.ExclusiveScan(r.sc, r.spanBase.Slice(0, total), rows, scan.Add, 0)
+		if err := grow(r.c, &r.spans, int(st.Spans), "spans"); err != nil {
+			return st, err
+		}
+		if err := r.scanLoop.Resize(total); err != nil {
+			return st, err
+		}
+		r.c.Do(func() {
+			r.c.BindStorage(0, rows)
+			r.c.BindStorage(1, r.spanBase)
+			r.c.BindStorage(2, r.scanLoop.Workload())
+			r.c.BindStorage(3, r.scanLoop.ParallelIndex())
+			r.c.BindStorage(4, r.scanLoop.Problem())
+			r.run1D("0", total)
+		})
+		var err error
+		st.ScanConversion, err = r.scanLoop.Run(balancer.SolutionFunc(func(it *balancer.Iteration) {
+			r.c.BindStorage(3, r.tris)
+			r.c.BindStorage(4, r.spans)
+			r.scanSol.SetInt("width", int32(w))
+			it.Dispatch(r.scanSol)
+		}))
+		if err != nil {
+			return st, err
+		}
+	}
+	r.c.Do(func() { r.stamps[2].Record() })
+
+	// The z-buffer loop: one processor a span, one task a pixel.
+	spans := int(st.Spans)
+	r.c.Do(func() {
+		r.c.BindStorage(0, r.depth)
+		r.c.BindStorage(1, r.prims)
+		r.run1D("2", w*h)
+	})
+	if spans > 0 {
+		pixels, err := r.spanLengths(spans)
+		if err != nil {
+			return st, err
+		}
+		st.Pixels = pixels
+		passes := 1
+		if !r.vis64 {
+			passes = 2
+		}
+		for pass := 0; pass < passes; pass++ {
+			if pass > 0 {
+				// The loop starts again from the same spans.
+				if _, err := r.spanLengths(spans); err != nil {
+					return st, err
+				}
+			}
+			prog := r.zSol[pass]
+			zs, err := r.zLoop.Run(balancer.SolutionFunc(func(it *balancer.Iteration) {
+				r.c.BindStorage(3, r.spans)
+				r.c.BindStorage(4, r.tris)
+				r.c.BindStorage(5, r.depth)
+				r.c.BindStorage(6, r.prims)
+				prog.SetInt("width", int32(w))
+				it.Dispatch(prog)
+			}))
+			if err != nil {
+				return st, err
+			}
+			if pass == 0 {
+				st.ZBuffer = zs
+			} else {
+				st.ZBufferIDs = zs
+			}
+		}
+	}
+	if r.vis64 {
+		r.c.Do(func() {
+			r.c.BindStorage(0, r.depth)
+			r.c.BindStorage(1, r.prims)
+			r.run1D("3", w*h)
+		})
+	}
+	r.c.Do(func() { r.stamps[3].Record() })
+
+	// Shading.
+	r.c.Do(func() {
+		r.resolve.run(m, r.prims, r.rgba, cam, r.opts.Material, w, h)
+		r.stamps[4].Record()
+	})
+	var t [5]uint64
+	for i, s := range r.stamps {
+		t[i] = s.Nanos()
+	}
+	d := func(a, b int) time.Duration { return time.Duration(t[b] - t[a]) }
+	st.SetupTime, st.ScanTime, st.ZBufferTime, st.ResolveTime, st.Total = d(0, 1), d(1, 2), d(2, 3), d(3, 4), d(0, 4)
+	st.Wall = time.Since(start)
+	return st, nil
+}
+
+// spanLengths loads the z-buffer loop with the spans and returns the
+// number of pixels they cover.
+func (r *Renderer) spanLengths(spans int) (int64, error) {
+	if err := r.zLoop.Resize(spans); err != nil {
+		return 0, err
+	}
+	r.c.Do(func() {
+		r.c.BindStorage(0, r.spans.Slice(0, spans))
+		r.c.BindStorage(2, r.zLoop.Workload())
+		r.c.BindStorage(3, r.zLoop.ParallelIndex())
+		r.c.BindStorage(4, r.zLoop.Problem())
+		r.run1D("1", spans)
+	})
+	return int64(scan.Reduce(r.sc, r.zLoop.Workload(), scan.Add)), nil
+}
+
+// Image reads the last frame's image.
+func (r *Renderer) Image() *image.RGBA {
+	return ToImage(r.rgba.Download(), r.opts.Width, r.opts.Height)
+}
+
+// Prims reads the last frame's primitive id per pixel, bottom row first
+// (raster.NoPrimitive where nothing is drawn).
+func (r *Renderer) Prims() []uint32 { return r.prims.Download() }
+
+// Pixels reads the last frame's packed RGBA8 pixels, bottom row first.
+func (r *Renderer) Pixels() []uint32 { return r.rgba.Download() }

@@ -1,0 +1,193 @@
+package rasterizer
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/dpgl/dpgl/balancer"
+	"github.com/dpgl/dpgl/gpu"
+	"github.com/dpgl/dpgl/gpu/gputest"
+	"github.com/dpgl/dpgl/rasterizer/mesh"
+	"github.com/dpgl/dpgl/rasterizer/raster"
+	"github.com/dpgl/dpgl/rasterizer/view"
+	"github.com/dpgl/dpgl/scan"
+)
+
+func newScanner(t *testing.T, c *gpu.Context) *scan.Scanner {
+	s, err := scan.New(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Delete)
+	return s
+}
+
+// uploadSoup puts a soup on the GPU as it is (NaNs and degenerate
+// triangles too, which mesh.Upload would refuse) with flat normals.
+func uploadSoup(t *testing.T, c *gpu.Context, soup [][3]float32) *mesh.GPU {
+	g, err := mesh.NewGPU(c, len(soup)/3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(g.Delete)
+	nrm := make([]mesh.Vec4, len(soup))
+	for i := 0; i+2 < len(soup); i += 3 {
+		n := mesh.Normalize(mesh.Cross(mesh.Sub(soup[i+1], soup[i]), mesh.Sub(soup[i+2], soup[i])))
+		for k := 0; k < 3; k++ {
+			nrm[i+k] = mesh.Vec4{n[0], n[1], n[2], 0}
+		}
+	}
+	g.Positions.Write(0, toVec4(soup))
+	g.Normals.Write(0, nrm)
+	g.N = len(soup) / 3
+	return g
+}
+
+func testViewCamera(w, h int) view.Camera {
+	return view.Camera{
+		View:       mgl32.LookAtV(mgl32.Vec3{0.3, 0.2, 3}, mgl32.Vec3{0, 0, 0}, mgl32.Vec3{0, 1, 0}),
+		Projection: mgl32.Perspective(mgl32.DegToRad(50), float32(w)/float32(h), 0.5, 20),
+	}
+}
+
+func quiet(cfg balancer.Config) balancer.Config {
+	cfg.Logf = func(string, ...any) {}
+	if cfg.CostIterations == 0 {
+		cfg.CostIterations = 8
+	}
+	return cfg
+}
+
+// TestRenderMatchesCPUReference renders a random soup (large and tiny
+// triangles, clipped ones, NaNs) under every policy and several Lanes: the
+// primitive ids equal the CPU reference's bit for bit, and the images are
+// identical across policies and lanes.
+func TestRenderMatchesCPUReference(t *testing.T) {
+	c := gputest.Context(t)
+	s := newScanner(t, c)
+	const w, h = 96, 80
+	r := gputest.Rand(t)
+	soup := append(randomSoup(r, 600), sphereSoup(12, 24)...)
+	m := uploadSoup(t, c, soup)
+	cam := testViewCamera(w, h)
+	mvp := cam.MVP()
+	tris, cst := raster.SetupMesh(&mvp, soup, w, h)
+	ref := raster.Rasterize(tris, w, h)
+	for _, vis32 := range []bool{true, false} {
+		if !vis32 && !c.Caps().Atomic64 {
+			continue
+		}
+		var firstImage []uint32
+		for _, pol := range balancer.Policies {
+			for _, lanes := range []int{0, 1, 13} {
+				o := DefaultOptions()
+				o.Width, o.Height, o.Visibility32 = w, h, vis32
+				o.ScanConversion = quiet(balancer.Config{Policy: pol, Lanes: lanes})
+				o.ZBuffer = quiet(balancer.Config{Policy: pol, Lanes: lanes})
+				rd, err := New(s, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				st, err := rd.Render(m, cam)
+				if err != nil {
+					t.Fatal(err)
+				}
+				name := fmt.Sprintf("%s lanes %d %s", pol, lanes, st.Visibility)
+				if st.Setup != cst {
+					t.Fatalf("%s: setup stats %+v, CPU %+v", name, st.Setup, cst)
+				}
+				got := rd.Prims()
+				for i := range got {
+					if got[i] != ref.Prim[i] {
+						t.Fatalf("%s: pixel (%d,%d) has primitive %d, the CPU reference %d", name, i%w, i/w, got[i], ref.Prim[i])
+					}
+				}
+				img := rd.Pixels()
+				if firstImage == nil {
+					firstImage = img
+				} else {
+					for i := range img {
+						if img[i] != firstImage[i] {
+							t.Fatalf("%s: pixel %d differs from the first policy's image", name, i)
+						}
+					}
+				}
+				if st.ScanConversion.Iterations == 0 || st.ZBuffer.Iterations == 0 || st.Total <= 0 {
+					t.Fatalf("%s: stats %+v", name, st)
+				}
+				rd.Delete()
+			}
+		}
+	}
+}
+
+func TestRenderHostileInput(t *testing.T) {
+	c := gputest.Context(t)
+	s := newScanner(t, c)
+	nan, inf := float32(math.NaN()), float32(math.Inf(1))
+	soup := [][3]float32{
+		{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, // a point
+		{-1, -1, 0}, {1, 1, 0}, {0.5, 0.5, 0}, // collinear
+		{nan, 0, 0}, {1, 0, 0}, {0, 1, 0},
+		{0, inf, 0}, {1, 0, 0}, {0, 1, 0},
+		{-1e6, -1e6, 0}, {1e6, -1e6, 0}, {0, 1e6, 0}, // far larger than the view
+		{0, 0, 100}, {1, 0, 100}, {0, 1, 100}, // behind the eye
+		{-3, -3, -1}, {3, -3, -1}, {0, 3, 6}, // across the near plane
+	}
+	m := uploadSoup(t, c, soup)
+	for _, size := range [][2]int{{1, 1}, {3, 200}, {64, 64}} {
+		o := DefaultOptions()
+		o.Width, o.Height = size[0], size[1]
+		o.ScanConversion, o.ZBuffer = quiet(o.ScanConversion), quiet(o.ZBuffer)
+		rd, err := New(s, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cam := testViewCamera(size[0], size[1])
+		st, err := rd.Render(m, cam)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Setup.NonFinite != 2 || st.Setup.Outside != 1 || st.Setup.Input != 7 {
+			t.Fatalf("%v: setup stats %+v", size, st.Setup)
+		}
+		mvp := cam.MVP()
+		tris, _ := raster.SetupMesh(&mvp, soup, size[0], size[1])
+		ref := raster.Rasterize(tris, size[0], size[1])
+		got := rd.Prims()
+		for i := range got {
+			if got[i] != ref.Prim[i] {
+				t.Fatalf("%v: pixel %d: %d, reference %d", size, i, got[i], ref.Prim[i])
+			}
+		}
+		// The empty mesh and the nil mesh draw the background.
+		empty := &mesh.GPU{Positions: m.Positions, Normals: m.Normals, N: 0}
+		for _, mm := range []*mesh.GPU{empty, nil} {
+			if _, err := rd.Render(mm, cam); err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range rd.Prims() {
+				if p != raster.NoPrimitive {
+					t.Fatalf("%v: an empty mesh drew primitive %d", size, p)
+				}
+			}
+			bg := DefaultMaterial.Background
+			want := uint32(bg.R) | uint32(bg.G)<<8 | uint32(bg.B)<<16 | uint32(bg.A)<<24
+			for _, px := range rd.Pixels() {
+				if px != want {
+					t.Fatalf("%v: empty frame pixel %08x, want the background %08x", size, px, want)
+				}
+			}
+		}
+		rd.Delete()
+	}
+	o := DefaultOptions()
+	o.Width = 0
+	if _, err := New(s, o); err == nil || !strings.Contains(err.Error(), "image size") {
+		t.Fatalf("a 0-wide image: %v", err)
+	}
+}

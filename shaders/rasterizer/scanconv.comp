@@ -1,0 +1,34 @@
+#version 450
+#extension GL_ARB_gpu_shader_int64 : require
+// The scan-conversion loop's solution phase (balancer loop): problem data is
+// a set-up triangle, one task is one scanline it covers; solving it writes
+// the span (y, first x, last x, triangle) at the triangle's own place in the
+// span array, so the spans come out in one order whatever processor solved
+// them (an empty row gives x1 < x0).
+// lint: WG_SIZE=128
+#ifndef WG_SIZE
+#define WG_SIZE 64
+#endif
+
+layout(local_size_x = WG_SIZE) in;
+
+// ScanProblem mirrors rasterizer.scanProblem.
+struct ScanProblem {
+    uint tri;      // index into tris
+    uint spanBase; // the triangle's first span: exclusive scan of the row counts
+};
+#define BALANCER_PROBLEM ScanProblem
+#include "balancer/loop.glsl"
+#include "rasterizer/raster.glsl"
+
+layout(std430, binding = 3) readonly restrict buffer Tris { Tri tris[]; };
+layout(std430, binding = 4) writeonly restrict buffer Spans { ivec4 spans[]; }; // y, x0, x1, tri
+
+uniform int width;
+
+void balancerSolve(uint processor, ScanProblem pr, uint task) {
+    Tri t = tris[pr.tri];
+    int y = t.rows.x + int(task);
+    ivec2 s = triSpan(t, y, width);
+    spans[pr.spanBase + task] = ivec4(y, s.x, s.y, int(pr.tri));
+}
