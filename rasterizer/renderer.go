@@ -82,9 +82,9 @@ type scanProblem struct {
 // (triangles to spans), the z-buffer loop (spans to pixels) into a
 // visibility buffer, and a shading pass. See the package documentation.
 type Renderer struct {
-	c    *gpu.Context
-	sc   *scan.Scanner
-	opts Options
+	c     *gpu.Context
+	sc    *scan.Scanner
+	opts  Options
 	vis64 bool
 
 	setup   *setupStage
