@@ -1,0 +1,51 @@
+// Package rasterizer is the data-parallel polygon renderer of Ortega, Hansen
+// and Ahrens ("Fast data parallel polygon rendering", 1993), the application
+// of Ahrens & Hansen's cost-effective load balancing, on compute shaders.
+//
+// The data's path:
+//
+//	volume ──(isosurface: marching cubes | decimation)──▶ triangles (mesh.GPU)
+//	triangles ──(transform, clip, set up: setup.comp)──▶ set-up triangles, rows each
+//	set-up triangles ──(scan-conversion loop: scanconv.comp)──▶ spans
+//	spans ──(z-buffer loop: zbuffer.comp)──▶ visibility (depth, primitive id per pixel)
+//	visibility ──(resolve.comp)──▶ shaded RGBA image
+//
+// The two loops are balancer loops (package balancer): each runs as the
+// paper's original loop (Figure 1, balancer.Never) or its load-balanced loop
+// (Figure 2) under any policy, with any number of Lanes. In the
+// scan-conversion loop a processor's problem data is a set-up triangle and a
+// task is one scanline it covers; in the z-buffer loop the problem data is a
+// span and a task is one pixel.
+//
+// # Exactness and determinism
+//
+// Coverage and depth follow package raster's integer rules (1/16-pixel
+// vertices, the top-left fill rule, 24-bit depth interpolated in integers),
+// and shaders/rasterizer/raster.glsl mirrors them line for line, so the GPU
+// image equals raster.Rasterize's bit for bit, given the same snapped
+// vertices. The float transform before snapping is written in one order on
+// both sides; only a GPU division that is not correctly rounded can move a
+// vertex by 1/16 pixel (see raster's clip.go).
+//
+// Every span is written at its triangle's own place, whichever processor
+// produced it, and the visibility buffer keeps the nearest surface with ties
+// to the lowest primitive id whatever the order of the depth tests (a 64-bit
+// atomicMin where the driver has 64-bit atomics, two passes of the z-buffer
+// loop otherwise). So the image is the same under every policy and Lanes
+// value, run after run.
+//
+// Triangles outside the view volume keep workload 0 (idle processors, as in
+// the paper); triangles crossing the near or far plane or the guard band are
+// clipped, not dropped; triangles with NaN or infinite coordinates and
+// triangles of zero area are skipped and counted in FrameStats.Setup.
+//
+// HardwareRenderer draws the same triangles with the GPU's own pipeline
+// (vertex and fragment shaders, depth test), writing primitive ids: the
+// reference for visibility and the baseline for speed.
+//
+// Subpackages: raster (the exact rules and the CPU reference renderer),
+// mesh (triangle meshes, GPU layout, PLY), volume (grids, built-in fields,
+// NIfTI-1), isosurface (marching cubes on CPU and GPU, quadric-error
+// decimation), dataset (balanced and unbalanced polygon sets of one surface),
+// view (the paper's four views), workload (the paper's Table 1).
+package rasterizer
