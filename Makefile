@@ -13,12 +13,12 @@ TEST_PKGS := $(RUN_PKGS) libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev
 WINDOW_RE := -e /gpu/window -e /viewer
 TEST_FLAGS ?= -timeout 15m
 
-.PHONY: run test deps-run deps-test vet fmt-check test-headless test-window
+.PHONY: run test deps-run deps-test vet fmt-check test-headless test-window fuzz
 
 run: deps-run
 	$(GO) run ./bench $(ARGS)
 
-test: deps-test fmt-check vet test-headless test-window
+test: deps-test fmt-check vet test-headless test-window fuzz
 
 deps-run:
 	@.ci/ensure-packages $(RUN_PKGS)
@@ -42,3 +42,9 @@ test-headless:
 test-window:
 	DPGL_REQUIRE_GL=1 DPGL_REQUIRE_DISPLAY=1 xvfb-run -a -s "-screen 0 1280x1024x24" \
 		$(GO) test $(TEST_FLAGS) $$($(GO) list ./... | grep $(WINDOW_RE))
+
+# The file readers meet untrusted input: a few seconds of fuzzing each run.
+FUZZ_TIME ?= 10s
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzReadNIfTI$$' -fuzztime $(FUZZ_TIME) ./rasterizer/volume
+	$(GO) test -run '^$$' -fuzz '^FuzzReadPLY$$' -fuzztime $(FUZZ_TIME) ./rasterizer/mesh
