@@ -125,7 +125,7 @@ func (s *Scanner) runLookBack(j *scanJob) Plan {
 		s.epoch, s.ticket = 1, 0
 	}
 	key := j.key(2, true)
-	key.spin = s.spin
+	key.spin, key.nopub = s.spin, s.nopub
 	p, k := s.program(key)
 	s.level0(p, j)
 	c.BindStorage(6, st)

@@ -12,3 +12,21 @@ func Fallbacks(s *Scanner) uint32 {
 	}
 	return s.state.Get(1)
 }
+
+// SetNoPublish makes look-back tiles publish nothing (and never wait), so
+// that each reduces every predecessor itself: the fallback on every step,
+// deterministically. Only correct out of place.
+func SetNoPublish(s *Scanner) { s.spin, s.nopub = 0, true }
+
+// SetCounters sets the epoch of the last look-back call and the ticket
+// counter (on the GPU too), to test their wraparound.
+func SetCounters(s *Scanner, epoch, ticket uint32) {
+	s.c.Do(func() {
+		st := s.grow("SetCounters", &s.state, 8)
+		st.Write(0, []uint32{ticket})
+		s.epoch, s.ticket = epoch, ticket
+	})
+}
+
+// MaxEpoch is the number of look-back calls between clears of the state.
+const MaxEpoch = maxEpoch

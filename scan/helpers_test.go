@@ -19,7 +19,8 @@ type config struct {
 	// full runs the whole type x operator matrix; otherwise a sample.
 	full bool
 	// fallback makes look-back tiles never wait: every predecessor that
-	// has not published yet is reduced by the waiting tile itself.
+	// has not published yet when a tile looks is reduced by the tile
+	// itself, including in place, where the predecessor may be writing.
 	fallback bool
 }
 
@@ -92,17 +93,13 @@ func expectPlan(t *testing.T, s *scan.Scanner, cfg config, what string, floatAdd
 }
 
 // logFallbacks logs how often look-back tiles reduced a predecessor
-// themselves, and fails if a configuration that forces it never did.
+// themselves (racy even without waiting: TestFallbackOnly counts them).
 func logFallbacks(t *testing.T, s *scan.Scanner, cfg config) {
 	t.Helper()
 	if cfg.opt.Path != scan.PathLookBack {
 		return
 	}
-	f := scan.Fallbacks(s)
-	t.Logf("%s: %d look-back fallbacks", cfg.name, f)
-	if cfg.fallback && f == 0 {
-		t.Fatalf("%s: forced fallbacks never happened", cfg.name)
-	}
+	t.Logf("%s: %d look-back fallbacks", cfg.name, scan.Fallbacks(s))
 }
 
 func segmentedName(what string) bool { return len(what) >= 9 && what[:9] == "Segmented" }
@@ -114,7 +111,7 @@ func segmentedName(what string) bool { return len(what) >= 9 && what[:9] == "Seg
 func sizes(s *scan.Scanner, full bool) []int {
 	wg, tile := s.Options().GroupSize, s.TileSize()
 	if !full {
-		return []int{tile - 1, tile + 1, tile*tile + 1}
+		return []int{tile - 1, tile + 1} // TestLargest runs tile*tile+1
 	}
 	out := []int{0, 1, 2, 3, 4, 5, wg - 1, wg, wg + 1, tile - 1, tile, tile + 1, 3*tile + 5, tile*tile + 1}
 	if tile*tile*tile <= 1<<17 {

@@ -112,7 +112,8 @@ type Scanner struct {
 	subgroups bool    // subgroup kernels allowed (caps, options, and they compiled)
 	sgSize    int
 	tile      int // elements per tile
-	spin      int // look-back polls per tile before falling back to reducing a predecessor
+	spin      int  // look-back polls per tile before falling back to reducing a predecessor
+	nopub     bool // tests: look-back tiles publish nothing
 
 	progs map[progKey]*gpu.Program
 
@@ -245,7 +246,8 @@ type progKey struct {
 	words   int // RECORD_WORDS
 	pass    int // send.comp's PASS
 	sub     bool
-	spin    int // lookback.glsl's SPIN (-1: not a look-back kernel)
+	spin    int  // lookback.glsl's SPIN (-1: not a look-back kernel)
+	nopub   bool // lookback.glsl's PUBLISH=0 (tests)
 }
 
 func (k progKey) defines(s *Scanner) map[string]string {
@@ -271,6 +273,9 @@ func (k progKey) defines(s *Scanner) map[string]string {
 			d["RECORD_WORDS"] = strconv.Itoa(k.words)
 			if k.spin >= 0 {
 				d["SPIN"] = strconv.Itoa(k.spin)
+			}
+			if k.nopub {
+				d["PUBLISH"] = "0"
 			}
 		} else {
 			d["MAP"] = strconv.Itoa(k.mapMode)
