@@ -111,7 +111,7 @@ type Scanner struct {
 	opt       Options // resolved: Path may still be PathAuto
 	subgroups bool    // subgroup kernels allowed (caps, options, and they compiled)
 	sgSize    int
-	tile      int // elements per tile
+	tile      int  // elements per tile
 	spin      int  // look-back polls per tile before falling back to reducing a predecessor
 	nopub     bool // tests: look-back tiles publish nothing
 
