@@ -19,13 +19,13 @@
 //
 // # Exactness and determinism
 //
-// Coverage and depth follow package raster's integer rules (1/16-pixel
-// vertices, the top-left fill rule, 24-bit depth interpolated in integers),
+// Coverage and depth follow package raster's integer rules (1/256-pixel
+// vertices, the fill rule, 24-bit depth interpolated in integers),
 // and shaders/rasterizer/raster.glsl mirrors them line for line, so the GPU
 // image equals raster.Rasterize's bit for bit, given the same snapped
 // vertices. The float transform before snapping is written in one order on
 // both sides; only a GPU division that is not correctly rounded can move a
-// vertex by 1/16 pixel (see raster's clip.go).
+// vertex by 1/256 pixel (see raster's clip.go).
 //
 // Every span is written at its triangle's own place, whichever processor
 // produced it, and the visibility buffer keeps the nearest surface with ties

@@ -7,7 +7,7 @@ import "math"
 // expressions are declared precise, so the driver may not fuse or reorder
 // them). The one operation GLSL does not promise to round correctly is
 // division (x/w, the clip intersection parameter): where a GPU's division
-// differs from IEEE, a vertex may snap 1/16 pixel apart from the CPU's, which
+// differs from IEEE, a vertex may snap 1/256 pixel apart from the CPU's, which
 // moves coverage only along that triangle's edges. Everything after snapping
 // is integer and exact.
 

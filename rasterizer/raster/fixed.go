@@ -9,36 +9,45 @@
 // Window space has its origin at the bottom-left corner of the image, x to
 // the right and y up (as OpenGL's); pixel (x, y) covers [x, x+1) x [y, y+1)
 // and is sampled at its centre (x+0.5, y+0.5). Positions are snapped to
-// 1/16 pixel (SubpixelBits); a pixel centre is 16x+8 in those units.
+// 1/256 pixel (SubpixelBits, the precision GPUs rasterize with); a pixel
+// centre is 256x+128 in those units.
 // Window depth in [0, 1] is quantized to DepthBits bits.
 //
 // # Fill rule
 //
 // A pixel belongs to a triangle when its centre is strictly inside it, or
-// lies exactly on a top or left edge (the top-left rule): with y up and the
-// triangle wound counter-clockwise, an edge from a to b is a left edge when
-// b.y < a.y, and a top edge when it is horizontal and b.x < a.x. Two
-// triangles sharing an edge therefore never both cover a pixel on it and
-// never both miss it: no overlaps, no cracks. Clockwise triangles are
-// reordered first; both faces are drawn (no culling), since magnified views
-// clip into closed surfaces and show their inside.
+// lies exactly on a left or bottom edge: with y up and the triangle wound
+// counter-clockwise, an edge from a to b is a left edge when b.y < a.y (the
+// inside is to its right), and a bottom edge when it is horizontal and
+// b.x > a.x (the inside is above). This is the top-left rule of Direct3D
+// and Vulkan, whose y axis points down, seen in OpenGL's y-up window
+// coordinates; GPUs apply it to OpenGL framebuffers the same way (llvmpipe
+// agrees with it pixel for pixel). Two triangles sharing an edge therefore
+// never both cover a pixel on it and never both miss it: no overlaps, no
+// cracks. Clockwise triangles are reordered first; both faces are drawn (no
+// culling), since magnified views clip into closed surfaces and show their
+// inside.
 //
 // # Depth
 //
 // The depth of a covered pixel is z0 + floor((w1*(z1-z0) + w2*(z2-z0)) /
 // area2), where w1, w2 are the edge functions that weigh vertices 1 and 2 at
 // the pixel centre: window z interpolated linearly in screen space, which is
-// the perspective-correct depth. Every product fits in 63 bits because
-// vertices are kept within GuardPixels of the origin (triangles beyond it are
-// clipped).
+// the perspective-correct depth. Vertices are kept within GuardPixels of the
+// origin (triangles beyond it are clipped), so edge functions fit in 45
+// bits; for large triangles w1, w2 and area2 are shifted right together
+// until area2 fits in 36 bits, so that the products fit in 63.
 package raster
 
-import "math"
+import (
+	"math"
+	"math/bits"
+)
 
 const (
-	// SubpixelBits is the fixed-point precision of snapped positions: 1/16
+	// SubpixelBits is the fixed-point precision of snapped positions: 1/256
 	// pixel.
-	SubpixelBits = 4
+	SubpixelBits = 8
 	// One is one pixel in fixed-point units.
 	One = 1 << SubpixelBits
 	// DepthBits is the precision of window depth.
@@ -56,7 +65,7 @@ const (
 
 // Vertex is a snapped window-space vertex.
 type Vertex struct {
-	X, Y int32  // 1/16 pixel
+	X, Y int32  // 1/256 pixel
 	Z    uint32 // quantized depth, 0..DepthMax
 }
 
@@ -140,14 +149,14 @@ func area2(a, b, c Vertex) int64 {
 
 // edge is the edge function of the directed edge a->b, E(P) = A*Px + B*Py +
 // C, positive to its left (inside a counter-clockwise triangle), with Bias
-// -1 on edges that are neither top nor left, so that E+Bias >= 0 is the fill
-// rule's test.
+// -1 on edges that are neither left nor bottom, so that E+Bias >= 0 is the
+// fill rule's test.
 type edge struct{ A, B, C, Bias int64 }
 
 func makeEdge(a, b Vertex) edge {
 	dx, dy := int64(b.X-a.X), int64(b.Y-a.Y)
 	e := edge{A: -dy, B: dx, C: dy*int64(a.X) - dx*int64(a.Y)}
-	if !(dy < 0 || dy == 0 && dx < 0) {
+	if !(dy < 0 || dy == 0 && dx > 0) {
 		e.Bias = -1
 	}
 	return e
@@ -191,12 +200,20 @@ func (t *Triangle) Depth(x, y int32) uint32 {
 	e := t.edges()
 	w1 := e[1].A*px + e[1].B*py + e[1].C
 	w2 := e[2].A*px + e[2].B*py + e[2].C
+	a := t.Area2
+	if s := bits.Len64(uint64(a)) - depthAreaBits; s > 0 {
+		w1, w2, a = w1>>s, w2>>s, a>>s
+	}
 	z0 := int64(t.V[0].Z)
-	d := z0 + floorDiv(w1*(int64(t.V[1].Z)-z0)+w2*(int64(t.V[2].Z)-z0), t.Area2)
+	d := z0 + floorDiv(w1*(int64(t.V[1].Z)-z0)+w2*(int64(t.V[2].Z)-z0), a)
 	// Pixels taken by the fill rule on an edge can sit a hair outside the
 	// vertices' depth range after rounding; keep depth in range.
 	return uint32(min(max(d, 0), DepthMax))
 }
+
+// depthAreaBits bounds the area (and the edge functions) used for depth
+// interpolation, so that 2 * 2^36 * 2^24 < 2^63.
+const depthAreaBits = 36
 
 // floorDiv is floor(a/b) for b > 0, with every division on non-negative
 // operands (GLSL leaves integer division of negatives undefined).

@@ -162,12 +162,12 @@ func TestSnapAndQuantize(t *testing.T) {
 	for _, c := range []struct {
 		v    float32
 		want int32
-	}{{0, 0}, {1, 16}, {0.03125, 1}, {-0.03125, 0}, {-0.0313, -1}, {511.99, 8192}} {
+	}{{0, 0}, {1, 256}, {1.0 / 512, 1}, {-1.0 / 512, 0}, {-0.00196, -1}, {511.999, 131072}, {8191.5, 2097024}} {
 		if got := Snap(c.v); got != c.want {
 			t.Errorf("Snap(%v) = %d want %d", c.v, got, c.want)
 		}
 	}
-	if QuantizeDepth(-1) != 0 || QuantizeDepth(float32(math.NaN())) != 0 || QuantizeDepth(2) != DepthMax || QuantizeDepth(0.5) != 8388608 {
+	if QuantizeDepth(-1) != 0 || QuantizeDepth(float32(math.NaN())) != 0 || QuantizeDepth(2) != DepthMax || QuantizeDepth(0.5) != 8388608 || QuantizeDepth(1-1e-7) != DepthMax-2 {
 		t.Fatal("QuantizeDepth")
 	}
 }

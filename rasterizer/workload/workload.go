@@ -14,7 +14,7 @@
 //     near and far planes; a triangle wholly outside the view volume, or of
 //     zero area on screen, has workload 0 (an idle processor);
 //   - window coordinates put row 0 at the bottom; row y's centre is y+0.5;
-//     they are snapped to 1/16 pixel, the renderer's precision;
+//     they are snapped to 1/raster.One pixel, the renderer's precision;
 //   - a triangle's scanlines are the rows whose centres lie within its
 //     (clipped) y range, clamped to the image;
 //   - each scanline is one span: the pixels of that row whose centres lie
@@ -22,16 +22,18 @@
 //     image (possibly none).
 //
 // The scanline counts are the renderer's, except where its float32
-// transform rounds a vertex to the other side of a 1/32-pixel boundary or
+// transform rounds a vertex to the other side of a 1/512-pixel boundary or
 // it clips a triangle against its guard band (and counts the pieces'
 // rows). Spans here hold the pixel centres on both of a triangle's edges,
-// where the renderer's top-left fill rule gives a shared edge's centres to
+// where the renderer's fill rule gives a shared edge's centres to
 // one triangle only, so pixel counts run about 1% higher.
 package workload
 
 import (
 	"fmt"
 	"math"
+
+	"github.com/dpgl/dpgl/rasterizer/raster"
 )
 
 // Stats are the maximum and average workloads of both loops, as in the
@@ -175,8 +177,9 @@ func Each(pos [][3]float32, mvp [16]float32, w, h int, fn func(tri int, rows int
 	}
 }
 
-// snap rounds a window coordinate to 1/16 pixel, half up (raster.Snap).
-func snap(v float64) float64 { return math.Floor(v*16+0.5) / 16 }
+// snap rounds a window coordinate to 1/raster.One pixel, half up
+// (raster.Snap).
+func snap(v float64) float64 { return math.Floor(v*raster.One+0.5) / raster.One }
 
 func transform(m *[16]float32, p [3]float32) vec4 {
 	var r vec4

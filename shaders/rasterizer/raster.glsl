@@ -1,10 +1,10 @@
 // The renderer's exact rules: a line-for-line mirror of package
 // rasterizer/raster (fixed.go, clip.go). Read that package's doc for the
-// coordinate conventions, the top-left fill rule and the depth formula; any
+// coordinate conventions, the fill rule and the depth formula; any
 // change here must be made there too, and the tests compare the two bit for
 // bit. Needs GL_ARB_gpu_shader_int64, enabled by the including kernel.
 
-const int SUBPIXEL = 16;          // raster.One: 1/16 pixel
+const int SUBPIXEL = 256;         // raster.One: 1/256 pixel
 const uint DEPTH_MAX = 16777215u; // raster.DepthMax: 24-bit depth, also "empty"
 const uint NO_PRIMITIVE = 0xffffffffu;
 const int GUARD_PIXELS = 8192;    // raster.GuardPixels
@@ -12,7 +12,7 @@ const int GUARD_PIXELS = 8192;    // raster.GuardPixels
 // Tri is a set-up triangle (raster.Triangle), 64 bytes. Go mirror:
 // rasterizer.gpuTri.
 struct Tri {
-    ivec4 v01;   // x0, y0, x1, y1 (1/16 pixel), counter-clockwise
+    ivec4 v01;   // x0, y0, x1, y1 (1/256 pixel), counter-clockwise
     ivec4 v2a;   // x2, y2, area2 low word, area2 high word
     uvec4 z;     // z0, z1, z2 (24-bit depth), primitive id
     ivec4 rows;  // yLo, yHi, flipped (1 if the input was clockwise), unused
@@ -20,21 +20,26 @@ struct Tri {
 
 int64_t triArea2(Tri t) { return packInt2x32(ivec2(t.v2a.z, t.v2a.w)); }
 
+// int64 comparisons go through the sign of the high word: Mesa 22's
+// compiler folds a comparison of int64_t(some int) with a constant wrongly
+// (int64_t(-90) < 0 is false on llvmpipe), and crashes on the int64 forms of
+// min, max and clamp. All our values are far from overflow, so a - b never
+// wraps.
+bool neg64(int64_t a) { return unpackInt2x32(a).y < 0; }
+bool lt64(int64_t a, int64_t b) { return neg64(a - b); }
+int64_t min64(int64_t a, int64_t b) { return lt64(a, b) ? a : b; }
+int64_t max64(int64_t a, int64_t b) { return lt64(b, a) ? a : b; }
+
 // floorDiv and ceilDiv divide by b > 0 with non-negative operands only:
 // GLSL leaves integer division of negative numbers undefined.
 int64_t floorDiv(int64_t a, int64_t b) {
-    if (a >= int64_t(0)) return a / b;
+    if (!neg64(a)) return a / b;
     return -((-a + b - int64_t(1)) / b);
 }
 int64_t ceilDiv(int64_t a, int64_t b) {
-    if (a >= int64_t(0)) return (a + b - int64_t(1)) / b;
+    if (!neg64(a)) return (a + b - int64_t(1)) / b;
     return -((-a) / b);
 }
-
-// min/max/clamp of int64 by comparison: Mesa 22's compiler crashes on the
-// int64 forms of the built-ins.
-int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
-int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 
 // roundHalfUp is floor(f + 0.5) without the addition float32 would round.
 float roundHalfUp(float f) {
@@ -55,16 +60,19 @@ uint quantizeDepth(float z) {
 }
 
 // An edge function E(P) = A*Px + B*Py + C of the directed edge a->b with the
-// fill rule's bias (-1 unless the edge is top or left).
-struct Edge { int64_t A, B, C, bias; };
+// fill rule's bias (-1 unless the edge is left or bottom). sgnA is the sign of
+// A, kept in 32 bits (see neg64).
+struct Edge { int64_t A, B, C, bias; int sgnA; };
 
 Edge makeEdge(ivec2 a, ivec2 b) {
-    int64_t dx = int64_t(b.x - a.x), dy = int64_t(b.y - a.y);
+    int dx32 = b.x - a.x, dy32 = b.y - a.y;
+    int64_t dx = int64_t(dx32), dy = int64_t(dy32);
     Edge e;
     e.A = -dy;
     e.B = dx;
     e.C = dy * int64_t(a.x) - dx * int64_t(a.y);
-    e.bias = (dy < int64_t(0) || (dy == int64_t(0) && dx < int64_t(0))) ? int64_t(0) : int64_t(-1);
+    e.bias = (dy32 < 0 || (dy32 == 0 && dx32 > 0)) ? int64_t(0) : int64_t(-1);
+    e.sgnA = -sign(dy32);
     return e;
 }
 
@@ -75,8 +83,8 @@ bool triSetup(ivec2 p0, ivec2 p1, ivec2 p2, uvec3 z, uint prim, int height, out 
     t.rows = ivec4(0, -1, 0, 0);
     t.v01 = ivec4(p0, p1);
     t.v2a = ivec4(p2, 0, 0);
-    if (a == int64_t(0)) return false;
-    if (a < int64_t(0)) {
+    if (all(equal(unpackInt2x32(a), ivec2(0)))) return false;
+    if (neg64(a)) {
         ivec2 tp = p1; p1 = p2; p2 = tp;
         t.z = uvec4(z.x, z.z, z.y, prim);
         a = -a;
@@ -108,15 +116,15 @@ ivec2 triSpan(Tri t, int y, int width) {
     for (int i = 0; i < 3; i++) {
         Edge e = makeEdge(v[(i + 1) % 3], v[(i + 2) % 3]);
         int64_t k = e.B * yc + e.C + e.bias;
-        if (e.A > int64_t(0)) {
+        if (e.sgnA > 0) {
             lo = max64(lo, ceilDiv(ceilDiv(-k, e.A) - int64_t(SUBPIXEL / 2), int64_t(SUBPIXEL)));
-        } else if (e.A < int64_t(0)) {
+        } else if (e.sgnA < 0) {
             hi = min64(hi, floorDiv(floorDiv(k, -e.A) - int64_t(SUBPIXEL / 2), int64_t(SUBPIXEL)));
-        } else if (k < int64_t(0)) {
+        } else if (neg64(k)) {
             return ivec2(0, -1);
         }
     }
-    if (lo > hi) return ivec2(0, -1);
+    if (lt64(hi, lo)) return ivec2(0, -1);
     return ivec2(int(lo), int(hi));
 }
 
@@ -128,8 +136,18 @@ uint triDepth(Tri t, int x, int y) {
     Edge e2 = makeEdge(t.v01.xy, t.v01.zw);  // weighs vertex 2
     int64_t w1 = e1.A * px + e1.B * py + e1.C;
     int64_t w2 = e2.A * px + e2.B * py + e2.C;
+    int64_t a = triArea2(t);
+    // raster.depthAreaBits: keep the products within 63 bits.
+    ivec2 aw = unpackInt2x32(a);
+    int len = aw.y != 0 ? 33 + findMSB(aw.y) : 1 + findMSB(uint(aw.x));
+    int s = len - 36;
+    if (s > 0) {
+        w1 = w1 >> s;
+        w2 = w2 >> s;
+        a = a >> s;
+    }
     int64_t z0 = int64_t(t.z.x);
-    int64_t d = z0 + floorDiv(w1 * (int64_t(t.z.y) - z0) + w2 * (int64_t(t.z.z) - z0), triArea2(t));
+    int64_t d = z0 + floorDiv(w1 * (int64_t(t.z.y) - z0) + w2 * (int64_t(t.z.z) - z0), a);
     return uint(min64(max64(d, int64_t(0)), int64_t(DEPTH_MAX)));
 }
 
