@@ -20,6 +20,12 @@ type Program struct {
 	name      string
 	LocalSize [3]int // the work group size the shader declares
 	uniforms  map[string]int32
+
+	// What it was built from, for Variant.
+	fsys    fs.FS
+	files   []stageFile
+	defines map[string]string
+	active  []activeUniform // filled by CopyUniforms on first use
 }
 
 type programCache struct {
@@ -105,6 +111,11 @@ func (c *Context) program(fsys fs.FS, name string, files []stageFile, defines ma
 	c.Do(func() { p, err = c.build(name, stages) })
 	if err != nil {
 		return nil, err
+	}
+	p.fsys, p.files = fsys, files
+	p.defines = make(map[string]string, len(defines))
+	for k, v := range defines {
+		p.defines[k] = v
 	}
 	c.programs.Lock()
 	if q := c.programs.byKey[key]; q != nil {
