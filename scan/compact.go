@@ -21,12 +21,15 @@ func Compact[T any](s *Scanner, dst, src gpu.Array[T], flags gpu.Array[uint32]) 
 }
 
 // CompactTo is Compact leaving the count in count[at] instead of returning
-// it, without a round trip to the host. count may not overlap dst.
+// it, without a round trip to the host. count may not overlap the other
+// arrays.
 func CompactTo[T any](s *Scanner, dst, src gpu.Array[T], flags gpu.Array[uint32], count gpu.Array[uint32], at int) {
 	s.live("CompactTo")
 	j := compactJob(s, "CompactTo", dst, src, flags)
 	checkAt("CompactTo", array(s, "CompactTo", "count", count), at)
 	disjoint("CompactTo", "dst", dst, "count", count)
+	disjoint("CompactTo", "src", src, "count", count)
+	disjoint("CompactTo", "flags", flags, "count", count)
 	j.total, j.totalAt = count, at
 	s.run(j)
 }

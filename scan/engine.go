@@ -41,8 +41,9 @@ func (s *Scanner) pathFor(j *scanJob) Path {
 	case PathReduceThenScan, PathLookBack:
 		return s.opt.Path
 	}
-	if j.n <= s.tile {
-		return PathReduceThenScan // one tile: one dispatch either way, without the ticket
+	if j.n <= s.tile || s.c.Caps().Software {
+		// One tile: one dispatch either way, without the ticket.
+		return PathReduceThenScan
 	}
 	return PathLookBack
 }

@@ -268,7 +268,7 @@ func sentinel[T scan.Elem]() T {
 }
 
 // upload copies data into a new buffer, freed with the test.
-func upload[T any](t *testing.T, c *gpu.Context, data []T) *gpu.Buffer[T] {
+func upload[T any](t testing.TB, c *gpu.Context, data []T) *gpu.Buffer[T] {
 	t.Helper()
 	b, err := gpu.NewBufferFrom(c, data)
 	if err != nil {
