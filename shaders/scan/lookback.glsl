@@ -62,6 +62,7 @@ uint takeTicket() {
     if (gl_LocalInvocationIndex == 0u) {
         lbTile = atomicAdd(lb.words[0], 1u) - ticketBase;
     }
+    memoryBarrierShared();
     barrier();
     return lbTile;
 }
@@ -149,14 +150,20 @@ V reduceTile(uint j) {
 // front, and publishes the tile's values.
 V lookBack(uint tile, V total, V first) {
     bool lead = gl_LocalInvocationIndex == 0u;
+    // A tile's first publication must be visible before any of its output
+    // (a fallback on it relies on that in place): the lead fences, and the
+    // group's stores wait at a barrier behind it.
     if (tile == 0u) {
         if (lead) {
             publish(INC_LO(0u), comb(first, total));
+            memoryBarrierBuffer();
         }
+        barrier();
         return first;
     }
     if (lead) {
         publish(AGG_LO(tile), total);
+        memoryBarrierBuffer();
     }
     uint spin = uint(SPIN);
     V before = vIdent();
@@ -164,12 +171,15 @@ V lookBack(uint tile, V total, V first) {
         if (lead) {
             poll(j, spin);
         }
-        barrier();
+        groupSync();
         uint st = lbState;
         V v = lbValue;
-        barrier();
+        groupSync();
         if (st == ST_NONE) {
             V agg = reduceTile(j);
+            // All of tile j's input is read before the lead looks again.
+            memoryBarrierBuffer();
+            groupSync();
             if (lead) {
                 uint none = 0u;
                 poll(j, none);
@@ -180,10 +190,10 @@ V lookBack(uint tile, V total, V first) {
                     atomicAdd(lb.words[1], 1u);
                 }
             }
-            barrier();
+            groupSync();
             st = lbState;
             v = lbValue;
-            barrier();
+            groupSync();
         }
         before = comb(v, before);
         if (st == ST_INCLUSIVE) {

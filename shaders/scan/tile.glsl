@@ -38,6 +38,14 @@
 
 shared V wgBuf[WG_SIZE];
 
+// groupSync: every invocation has arrived, and its shared-memory writes
+// are visible to all (barrier() alone is read as both by most drivers, but
+// GLSL only promises the execution barrier).
+void groupSync() {
+    memoryBarrierShared();
+    barrier();
+}
+
 // wgUpSweep leaves in wgBuf the Blelloch reduction tree of the invocations'
 // values v, and returns the group's total (wgBuf[WG_SIZE-1]) to everyone.
 // Node i = (t+1)*2d - 1 at stride d covers [i-2d+1, i]; its left child is
@@ -45,16 +53,16 @@ shared V wgBuf[WG_SIZE];
 V wgUpSweep(V v) {
     uint t = gl_LocalInvocationIndex;
     wgBuf[t] = v;
-    barrier();
+    groupSync();
     for (uint d = 1u; d < uint(WG_SIZE); d <<= 1) {
         uint i = (t + 1u) * 2u * d - 1u;
         if (i < uint(WG_SIZE)) {
             wgBuf[i] = comb(wgBuf[i - d], wgBuf[i]);
         }
-        barrier();
+        groupSync();
     }
     V total = wgBuf[WG_SIZE - 1];
-    barrier();
+    groupSync();
     return total;
 }
 
@@ -66,7 +74,7 @@ V wgExclusiveScan(V v, out V total) {
     if (t == 0u) {
         wgBuf[WG_SIZE - 1] = vIdent();
     }
-    barrier();
+    groupSync();
     // Down-sweep: a node holds the prefix P of its range; its left child gets
     // P, its right child P op (left child's total, which the up-sweep left
     // in the left child).
@@ -77,7 +85,7 @@ V wgExclusiveScan(V v, out V total) {
             wgBuf[i - d] = wgBuf[i];
             wgBuf[i] = comb(wgBuf[i], left);
         }
-        barrier();
+        groupSync();
     }
     return wgBuf[t];
 }
@@ -108,7 +116,7 @@ bool sgUsable() {
 // totals of the subgroups before it, and sets sgTotal. WG_SIZE <= SG_SIZE^2
 // (the host checks), so one subgroup scans them all.
 void sgScanTotals() {
-    barrier();
+    groupSync();
     if (gl_SubgroupID == 0u) {
         uint l = gl_SubgroupInvocationID;
         T v = l < gl_NumSubgroups ? sgBuf[l] : ident();
@@ -121,7 +129,7 @@ void sgScanTotals() {
             sgTotal = all;
         }
     }
-    barrier();
+    groupSync();
 }
 #else
 bool sgUsable() { return false; }
