@@ -15,15 +15,25 @@
 //	device      the tiles of the whole array, by one of two paths:
 //	  reduce-then-scan  reduce every tile to a total, scan the totals
 //	                    (recursively, until they fit one tile), then scan
-//	                    every tile starting from its scanned total
-//	  look-back         one pass: tiles take tickets in the order their
-//	                    groups start, publish their totals, and combine
-//	                    their predecessors' published totals
+//	                    every tile starting from its scanned total: 2L+1
+//	                    dispatches for L levels, the input read twice
+//	  look-back         one dispatch, the input read once: groups take
+//	                    tile numbers from a ticket counter as they start,
+//	                    publish their tile's total, and combine the totals
+//	                    their predecessors published
 //
-// A Scanner picks the path per call from the context's capabilities
-// (Options forces one; LastPlan tells which ran). Both give bit-identical
-// results for integers and for max and min; float add always takes
-// reduce-then-scan (see Determinism).
+// The look-back assumes nothing about scheduling: a tile only waits for
+// tiles whose groups started before it, and only for a bounded number of
+// polls; then it reduces the late predecessor's input itself (llvmpipe,
+// for one, stops any loop after 65535 iterations, and its threads share
+// the CPU with everything else). Published values carry the call's epoch
+// in every word, so no ordering of memory operations is assumed either.
+//
+// A Scanner picks the path per call: look-back on GPUs for arrays of more
+// than one tile, reduce-then-scan on software renderers and for float add.
+// Options force a path, the tile shape, or the shared-memory code, and
+// LastPlan tells what the last call ran. Integer results and max and min
+// are bit-identical on every path.
 //
 // # The worked example
 //
@@ -48,20 +58,27 @@
 //
 // # Determinism
 //
-// Every result is a fixed function of the input, the operator and the
-// Scanner's tile shape (GroupSize and Vectors) on a given device, whatever
-// the scheduling: the same call gives the same bits on every run. For float
-// add the grouping is this: each invocation adds its 4*Vectors elements
-// left to right; the invocations' sums combine in the Blelloch tree of the
-// work group (or, with subgroups, in the driver's subgroup operations and
-// then in order of subgroups); a tile's scan values are (tile prefix +
-// prefix within the work group) + elements of the invocation left to
-// right; tile totals combine the same way, level by level. Float add never
-// takes the look-back path, where the grouping would depend on which
-// predecessors had published when a tile looked. Results of float add
-// differ from a plain loop by rounding only (each value within a few
-// hundred ulps of the sum of magnitudes for arrays of millions), and
-// between Scanners with different tile shapes.
+// Every result is a fixed function of the input, the operator, the
+// Scanner's tile shape (GroupSize and Vectors) and the device, whatever the
+// scheduling: the same call gives the same bits on every run. For float add
+// the order of operations is this. Elements come in vectors of four; an
+// invocation holds Vectors of them. A vector's sum is ((x0+x1)+x2)+x3, an
+// invocation's sum its vectors' sums left to right, and the invocations'
+// sums meet in the work group's Blelloch tree (with subgroups: the driver's
+// subgroup scan within each subgroup, then the subgroups in order). A scan
+// value is
+//
+//	dst[e] = ((P + Q) + x_a) + ... + x_(e-1)
+//
+// where x_a .. x_(e-1) are the elements of e's vector before e, Q is the
+// sum of the tile before that vector (from the tree), and P the sum of all
+// tiles before e's tile with the init value in front (the same
+// construction one level up: the tiles' sums are scanned as an array of
+// their own). Float add never takes the look-back path, where P would be
+// grouped by whichever predecessors had published when the tile looked.
+// Float sums therefore differ from a plain loop's by rounding (in tests:
+// within 100 ulps of the sum of magnitudes, for millions of elements), and
+// between Scanners of different tile shapes, but never between runs.
 //
 // # In place
 //
