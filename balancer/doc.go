@@ -84,6 +84,94 @@
 // (T = uint32) into arrays of your own is the cheapest record, and lets
 // balancerSolve read whatever it needs by id.
 //
+// # Strategies
+//
+// Config.Strategy runs the same loop, with the same solution kernel, the
+// ways the literature balances such work (Wilkinson & Allen, ch. 7; the
+// Left-Right Handoff protocol; the load-balancing search of GPU libraries).
+// The balancer builds the strategy's variant of the kernel itself
+// (gpu.Program.Variant, with the uniforms the Solution set copied over), so
+// a Solution and its kernel run unchanged: the renderer's scan-conversion
+// and z-buffer kernels do. What the kernel must allow: several invocations
+// solve tasks of one processor at once and in any order (its writes go to
+// the task's own place, or are atomic), and binding BindingStrategy (15)
+// is the strategy's.
+//
+// Every strategy starts as Figure 1 does, with one count (MAX, S = the sum
+// of the workloads), then an exclusive scan of the workloads, offset, puts
+// the tasks in one order: task g < S is task parallelIndex[p] + g -
+// offset[p] of the last processor p with offset[p] <= g, found by a binary
+// search or by walking forward from the last one. Then:
+//
+//	RoundRobin        lane l solves tasks l, l+L, l+2L, ... (one dispatch)
+//	Random            lane l solves tasks π(l), π(l+L), ... for a seeded
+//	                  permutation π of [0, S) (swap-or-not), one dispatch
+//	WorkPool          lanes take Chunk tasks at a time from an atomic
+//	                  counter, at most twice their share each (one dispatch)
+//	LeftRightHandoff  lanes start with blocks of processors, solve up to
+//	                  Chunk tasks a round, and at each checkpoint meet their
+//	                  right neighbour, then their left one: the one with
+//	                  more work hands half the difference over (one
+//	                  dispatch a round)
+//	Search            one invocation per task, a binary search each (one
+//	                  dispatch of S invocations)
+//
+// and last, one kernel retires the processor arrays as the paper's loop
+// leaves them (workload 0, parallelIndex past the tasks). The strategies
+// number tasks in 32 bits (S < 2^32).
+//
+// Stats.CriticalPath is a run's length in tasks (the sum over dispatches of
+// the most tasks one lane solved) and Stats.Imbalance that over S/Lanes, so
+// that the paper's loop and the strategies compare on one scale: Figure 1
+// with one lane per processor has CriticalPath = MAX(workload).
+//
+// # Termination
+//
+// Each strategy ends, with every task solved exactly once, by construction,
+// and makes no assumption that work groups run at the same time:
+//
+// RoundRobin and Random: the positions l + jL (j < ceil((S-l)/L)) of the L
+// lanes are each number of [0, S) once, and π is a bijection of [0, S)
+// (each swap-or-not round pairs x with k-x mod S and swaps both or
+// neither), so every task has exactly one lane; each lane's loop has a trip
+// count fixed before the dispatch, and the dispatch ends when its last
+// lane does.
+//
+// WorkPool: atomicAdd hands every chunk [c, c+Chunk) out once, to the lane
+// that solves it. A lane stops when the counter has passed S (the pool is
+// empty: every chunk below the counter was handed out) or after MaxGrabs =
+// 2*ceil(chunks/L) grabs. If no lane ever saw the pool empty, all L lanes
+// made MaxGrabs grabs below S, which is more chunks than there are; so
+// when the dispatch ends, every chunk was taken. As Wilkinson & Allen's
+// centralized pool, termination is "the queue is empty and every worker
+// has asked for more", with no new tasks made during the loop; no lane
+// ever waits for another, so it needs no forward progress across work
+// groups, and the end of the dispatch is the global termination.
+//
+// LeftRightHandoff: a lane's work is at most two intervals of the task
+// order; a handoff moves a piece of the donor's last interval to the
+// receiver, which both lanes of the pair compute identically from the
+// previous round's states (double-buffered), so the intervals of all lanes
+// stay disjoint and cover exactly the unsolved tasks. A handoff never
+// raises the larger of the pair's two loads (the donor keeps at least as
+// much as the receiver gets), and every lane with work solves min(Chunk,
+// its load) tasks a round, so the largest load M falls by min(Chunk, M)
+// every round: at most ceil(S/Chunk) rounds. Termination is detected
+// without messages in transit: handoffs happen only at the checkpoints
+// (dispatch boundaries), and each round's lanes add what they have left to
+// a counter; a round that finds the previous one left nothing does
+// nothing. The host queues rounds in doubling batches and reads that
+// counter once per batch; the balancing itself takes no global decision.
+//
+// Search: invocation g < S solves task g; a binary search takes at most 32
+// steps.
+//
+// On software renderers, whose loops stop silently (llvmpipe: 65535
+// iterations per invocation), the lanes are raised and the chunk and quota
+// lowered so that no lane loops more than a few thousand times a dispatch
+// (Stats.Lanes and Stats.Chunk say what ran), and every loop counts the
+// tasks it really solved: Run returns an error if the count is not S.
+//
 // # GPU requirements
 //
 // OpenGL 4.3+ compute with GL_ARB_gpu_shader_int64 (Mesa llvmpipe and

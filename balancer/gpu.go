@@ -10,8 +10,9 @@ const gatherItems = 4
 
 // gpuMachine runs a loop's phases on the GPU.
 type gpuMachine[T any] struct {
-	l   *Loop[T]
-	sol Solution
+	l     *Loop[T]
+	sol   Solution
+	strat *strategyRun // a strategy's run, nil for the paper's loop
 }
 
 // putInfo writes in to the info buffer, as the kernels read it and the
@@ -199,13 +200,16 @@ func (m *gpuMachine[T]) solve(iter, n int) {
 		return
 	}
 	lanes := l.lanes()
+	if m.strat != nil {
+		lanes = m.strat.lanes
+	}
 	l.c.Do(func() {
 		for k := 0; k < n; k++ {
 			l.tl.mark(PhaseSolve, iter+k)
 			l.c.BindStorage(BindingWorkload, l.Workload())
 			l.c.BindStorage(BindingParallelIndex, l.ParallelIndex())
 			l.c.BindStorage(BindingProblem, l.Problem())
-			it := &Iteration{Index: iter + k, Processors: l.p, Lanes: lanes, ctx: l.c}
+			it := &Iteration{Index: iter + k, Processors: l.p, Lanes: lanes, ctx: l.c, strat: m.strat}
 			solveOnce(m.sol, it)
 			l.c.Barrier(gpu.BarrierStorage) // the next iteration or gathering reads the arrays
 		}

@@ -34,6 +34,12 @@ type Loop[T any] struct {
 
 	tl   timeline
 	warn warnings
+
+	// The strategies' state (offsets, header, lanes), their retirement
+	// kernel, and the variants of solution kernels built for them.
+	state    *gpu.Buffer[uint32]
+	retire   *gpu.Program
+	variants map[variantKey]*gpu.Program
 }
 
 // arrays are the arrays a loop sizes for its processors: two sets of
@@ -171,6 +177,8 @@ func (l *Loop[T]) programs() error {
 func (l *Loop[T]) Delete() {
 	l.arrays.delete()
 	l.info.Delete()
+	l.state.Delete()
+	l.state = nil
 	l.tl.delete()
 	l.p, l.capacity = 0, 0
 }
@@ -278,12 +286,18 @@ func (l *Loop[T]) Run(sol Solution) (Stats, error) {
 		panic("balancer: Loop.Run: sol is nil")
 	}
 	start := time.Now()
-	st := Stats{Name: l.cfg.name(), Policy: l.cfg.Policy, Variant: l.cfg.Variant, Processors: l.p,
+	st := Stats{Name: l.cfg.name(), Strategy: l.cfg.Strategy, Policy: l.cfg.Policy, Variant: l.cfg.Variant, Processors: l.p,
 		Lanes: l.lanes(), CostIterations: l.cfg.cost(&l.warn)}
 	l.tl.begin()
+	if l.cfg.Strategy != Paper {
+		err := l.runStrategy(sol, &st)
+		st.Wall = time.Since(start)
+		return st, err
+	}
 	m := &gpuMachine[T]{l: l, sol: sol}
 	drive(m, &l.cfg, st.CostIterations, &st)
 	finish(m, &l.cfg, &l.warn, &st)
+	st.paperCriticalPath()
 	st.Wall = time.Since(start)
 	if left := l.Count(); left.MaxWorkload != 0 {
 		return st, fmt.Errorf("balancer: %s: after %d iterations %d processors still hold work (%d tasks, at most %d on one): the solution kernel did not move every processor on by one task per iteration",

@@ -34,6 +34,18 @@ type Config struct {
 	// CostEffective and Bounded compare the savings with (see Calibration).
 	// 0 means DefaultCostIterations, with a warning.
 	CostIterations float64
+	// Strategy is how tasks are shared out among the lanes: Paper (the
+	// zero value) runs Policy; the others balance by themselves and need
+	// Policy Never (see Strategy).
+	Strategy Strategy
+	// Chunk is WorkPool's tasks per grab and LeftRightHandoff's quota of
+	// tasks per lane between checkpoints. 0 picks one: a quarter of a
+	// lane's fair share for WorkPool, the fair share ceil(S/Lanes) for
+	// LeftRightHandoff. On a software renderer it is capped (see
+	// Stats.Chunk).
+	Chunk int
+	// Seed seeds Random's permutation of the tasks.
+	Seed uint32
 	// Logf receives warnings: a missing cost, and (once per loop, with the
 	// numbers) an iteration whose measured cost exceeded CostIterations.
 	// nil means log.Printf.
@@ -52,6 +64,15 @@ func (cfg *Config) check(fn string) {
 	}
 	if !(cfg.CostIterations >= 0) { // also NaN
 		panic(fmt.Sprintf("balancer: %s: Config.CostIterations %v is not a cost", fn, cfg.CostIterations))
+	}
+	if cfg.Strategy < Paper || cfg.Strategy > Search {
+		panic(fmt.Sprintf("balancer: %s: Config.Strategy %d is not a strategy", fn, int(cfg.Strategy)))
+	}
+	if cfg.Strategy != Paper && cfg.Policy != Never {
+		panic(fmt.Sprintf("balancer: %s: Config.Strategy %v balances by itself; Config.Policy must be Never, not %v", fn, cfg.Strategy, cfg.Policy))
+	}
+	if cfg.Chunk < 0 {
+		panic(fmt.Sprintf("balancer: %s: Config.Chunk %d is negative", fn, cfg.Chunk))
 	}
 }
 
@@ -240,6 +261,9 @@ type Clock func(phase Phase, active int) time.Duration
 // gatherings.
 func Simulate[T any](m *Model[T], cfg Config, clock Clock, solve func(processor int, problem T, task uint32)) Stats {
 	cfg.check("Simulate")
+	if cfg.Strategy != Paper {
+		panic(fmt.Sprintf("balancer: Simulate: Config.Strategy is %v; Simulate runs the paper's loop only", cfg.Strategy))
+	}
 	if cfg.Variant != m.Variant {
 		panic(fmt.Sprintf("balancer: Simulate: Config.Variant is %v but the model's is %v", cfg.Variant, m.Variant))
 	}
@@ -250,6 +274,7 @@ func Simulate[T any](m *Model[T], cfg Config, clock Clock, solve func(processor 
 	mm := &modelMachine[T]{m: m, clock: clock, onTask: solve}
 	drive(mm, &cfg, st.CostIterations, &st)
 	finish(mm, &cfg, &w, &st)
+	st.paperCriticalPath()
 	st.Wall = time.Since(start)
 	return st
 }

@@ -43,6 +43,7 @@ type Iteration struct {
 
 	ctx        *gpu.Context
 	dispatched int
+	strat      *strategyRun // nil for the paper's loop
 }
 
 // Context is the context the loop runs on.
@@ -51,7 +52,9 @@ func (it *Iteration) Context() *gpu.Context { return it.ctx }
 // Dispatch runs the solution kernel p (a program that includes
 // shaders/balancer/loop.glsl) over the processors: it sets the uniforms
 // balancerProcessors, balancerLanes and balancerIterationIndex and dispatches
-// ceil(Lanes / p's work group size) groups. The loop issues the storage
+// ceil(Lanes / p's work group size) groups. Under a strategy it runs the
+// strategy's variant of p instead (built once, with the uniforms set on p
+// copied over), with the strategy's state at BindingStrategy. The loop issues the storage
 // barrier that the next phase needs; a kernel whose other outputs are read
 // by later GL commands (not shaders) issues its own.
 func (it *Iteration) Dispatch(p *gpu.Program) {
@@ -61,6 +64,10 @@ func (it *Iteration) Dispatch(p *gpu.Program) {
 	it.dispatched++
 	if it.dispatched > 1 {
 		panic("balancer: Iteration.Dispatch: called twice in one iteration; each iteration moves every processor on by one task, so it dispatches the solution kernel once")
+	}
+	if it.strat != nil {
+		it.strat.dispatch(it, p)
+		return
 	}
 	p.SetUint("balancerProcessors", uint32(it.Processors))
 	p.SetUint("balancerLanes", uint32(it.Lanes))

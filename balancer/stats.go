@@ -20,6 +20,11 @@ const (
 	PhaseRedistribute
 	// PhaseSolve is one iteration of the solution phase.
 	PhaseSolve
+	// PhaseSchedule is a strategy's own work before and after its
+	// dispatches (Stats.Schedule): the exclusive scan of the workloads and
+	// its state at the start, the retirement of the processor arrays and
+	// the read-back of its counts at the end.
+	PhaseSchedule
 )
 
 func (p Phase) String() string {
@@ -32,6 +37,8 @@ func (p Phase) String() string {
 		return "redistribute"
 	case PhaseSolve:
 		return "solve"
+	case PhaseSchedule:
+		return "schedule"
 	}
 	return fmt.Sprintf("Phase(%d)", int(p))
 }
@@ -70,6 +77,7 @@ func (t PhaseTimes) String() string {
 // Stats describe one run of a loop.
 type Stats struct {
 	Name       string
+	Strategy   Strategy
 	Policy     Policy
 	Variant    Variant
 	Processors int
@@ -81,13 +89,28 @@ type Stats struct {
 	// CostIterations is the overestimated cost the decisions used.
 	CostIterations float64
 
-	Iterations int    // iterations of the solution phase
+	// Iterations is the number of iterations of the solution phase: for
+	// Paper one per task of the busiest processor left, for
+	// LeftRightHandoff the rounds in which some lane solved a task, for
+	// the other strategies 1.
+	Iterations int
 	Balances   int    // redistribution phases
 	Gathers    int    // full information gathering phases
 	Counts     int    // first-pass-only reductions (PhaseCount)
 	Savings    uint64 // iterations the redistributions saved, Σ savings
 
 	Count, Gather, Redistribute, Solve PhaseTimes
+	Schedule                           PhaseTimes // strategies only
+
+	// Tasks is S, the sum of the workloads at the start. CriticalPath is
+	// the run's length in tasks: the sum over its dispatches of the most
+	// tasks one lane solved in the dispatch. For Paper that is Iterations
+	// times ceil(Processors/Lanes) (exact with one lane per processor; a
+	// bound otherwise); for a strategy it is counted on the GPU. See
+	// Imbalance.
+	Tasks, CriticalPath uint64
+	// Chunk is the work pool's chunk or Left-Right Handoff's quota used.
+	Chunk int
 
 	// MaxCost is the largest measured cost, in iterations, of an iteration
 	// that gathered: (its gathering + its redistribution) / its solution
@@ -97,6 +120,27 @@ type Stats struct {
 
 	Time time.Duration // GPU time of all phases
 	Wall time.Duration // host time of the run
+}
+
+// Imbalance is CriticalPath over the perfectly balanced length S/Lanes:
+// 1 when every lane solved the same number of tasks in every dispatch, and
+// for the paper's Figure 1 with one lane per processor MAX(workload) over
+// the average workload. 0 when there were no tasks.
+func (s *Stats) Imbalance() float64 {
+	if s.Tasks == 0 || s.Lanes == 0 {
+		return 0
+	}
+	return float64(s.CriticalPath) * float64(s.Lanes) / float64(s.Tasks)
+}
+
+// paperCriticalPath sets Tasks and CriticalPath of a run of the paper's
+// loop: each iteration, a lane solves one task of each of its processors
+// with work, at most ceil(P/Lanes).
+func (s *Stats) paperCriticalPath() {
+	s.Tasks = s.Start.SumWorkload
+	if s.Lanes > 0 {
+		s.CriticalPath = uint64(s.Iterations) * uint64((s.Processors+s.Lanes-1)/s.Lanes)
+	}
 }
 
 // StartAvg is the average workload at the start (the paper's Table 1).
@@ -109,7 +153,11 @@ func (s *Stats) StartAvg() float64 {
 
 func (s *Stats) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %v", s.Name, s.Policy)
+	if s.Strategy != Paper {
+		fmt.Fprintf(&b, "%s: %v", s.Name, s.Strategy)
+	} else {
+		fmt.Fprintf(&b, "%s: %v", s.Name, s.Policy)
+	}
 	fmt.Fprintf(&b, ", %d processors (%d lanes), start max %d avg %.1f", s.Processors, s.Lanes, s.Start.MaxWorkload, s.StartAvg())
 	fmt.Fprintf(&b, ": %d iterations, %d balances, %d gathers, %d counts, time %v", s.Iterations, s.Balances, s.Gathers, s.Counts, s.Time)
 	return b.String()
@@ -151,6 +199,8 @@ func (s *Stats) account(spans []span) {
 		case PhaseRedistribute:
 			s.Redistribute.add(sp.dur)
 			at(sp.iter).redis += sp.dur
+		case PhaseSchedule:
+			s.Schedule.add(sp.dur)
 		case PhaseSolve:
 			s.Solve.add(sp.dur)
 			if c := per[sp.iter]; c != nil && !c.solveCounted {
