@@ -314,8 +314,8 @@ func TestTogglesAndRequests(t *testing.T) {
 	}{
 		{KeyHardware, ChangeHardware, true, func() bool { return s.Settings.Hardware }},
 		{KeyHardware, ChangeHardware, true, func() bool { return !s.Settings.Hardware }},
-		{KeyHelp, ChangePanel, false, func() bool { return s.Settings.Help }},
-		{KeyOverlay, ChangePanel, false, func() bool { return !s.Settings.Overlay }},
+		{KeyHelp, ChangePresent, false, func() bool { return s.Settings.Help }},
+		{KeyOverlay, ChangePresent, false, func() bool { return !s.Settings.Overlay }},
 		{KeyScreenshot, WantScreenshot, false, func() bool { return true }},
 		{KeyQuit, WantQuit, false, func() bool { return true }},
 		{KeyNone, 0, false, func() bool { return true }},
@@ -349,6 +349,10 @@ func TestMouseAndResize(t *testing.T) {
 	s.Resize(W, H)
 	if c := s.Take(); c != 0 {
 		t.Fatalf("zero and equal sizes: change %b", c)
+	}
+	s.Expose()
+	if c := s.Take(); c != ChangePresent || c.Render() {
+		t.Fatalf("expose: change %b, want a present without a render", c)
 	}
 	s.Resize(640, 480)
 	if c := s.Take(); c != ChangeSize || !c.Render() || s.Width != 640 || s.Height != 480 {

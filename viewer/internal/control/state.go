@@ -97,7 +97,7 @@ const (
 	ChangeIso                         // re-extract the surface, re-render
 	ChangeHardware                    // the hardware reference: re-render
 	ChangeSize                        // the window's framebuffer: resize, re-render
-	ChangePanel                       // the overlay or help: present again, no re-render
+	ChangePresent                     // show the picture again (overlay, help, an exposed window), no re-render
 	WantScreenshot                    // save the window's contents
 	WantQuit                          // leave
 )
@@ -181,10 +181,10 @@ func (s *State) Key(k Key) {
 		s.changes |= ChangeHardware
 	case KeyHelp:
 		st.Help = !st.Help
-		s.changes |= ChangePanel
+		s.changes |= ChangePresent
 	case KeyOverlay:
 		st.Overlay = !st.Overlay
-		s.changes |= ChangePanel
+		s.changes |= ChangePresent
 	case KeyScreenshot:
 		s.changes |= WantScreenshot
 	case KeyQuit:
@@ -257,6 +257,10 @@ func (s *State) Resize(w, h int) {
 	s.Width, s.Height = w, h
 	s.changes |= ChangeSize
 }
+
+// Expose handles a window that must be drawn again (uncovered, or moved
+// between screens): the last frame is shown again, not re-rendered.
+func (s *State) Expose() { s.changes |= ChangePresent }
 
 // Dragging reports whether a drag is under way.
 func (s *State) Dragging() bool { return s.dragging }

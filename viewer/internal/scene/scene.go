@@ -1,0 +1,400 @@
+// Package scene is the viewer's GPU side: a dataset's two polygon sets on
+// the GPU, the compute renderer (package rasterizer) that draws them, and
+// the image a window shows, in a texture:
+//
+//	dataset.Pair ──(mesh.Upload)──▶ balanced, unbalanced mesh.GPU
+//	volume ──(isosurface.Extractor, on a new isovalue)──▶ balanced mesh.GPU
+//	balanced ──(download, isosurface.Decimate on the CPU, in the background)──▶ unbalanced
+//	mesh.GPU ──(rasterizer.Renderer)──▶ RGBA buffer ──(Texture.CopyFromBuffer)──▶ display texture
+//
+// or, with the hardware reference on, mesh.GPU ──(rasterizer.HardwareRenderer)──▶
+// primitive ids, coloured by id on the CPU, into the display texture.
+//
+// A new isovalue re-extracts the balanced set on the GPU at once. The
+// unbalanced set is a quadric-error decimation of it, which only the CPU
+// does: it is made on demand (when the unbalanced set is asked for), in a
+// goroutine, and until it is ready the scene draws the balanced set and
+// says so in Frame.Note. Poll picks up a finished decimation.
+//
+// A Scene runs on one gpu.Context and is not safe for concurrent use.
+package scene
+
+import (
+	"fmt"
+	"image/color"
+	"sync"
+	"time"
+
+	"github.com/dpgl/dpgl/balancer"
+	"github.com/dpgl/dpgl/gpu"
+	"github.com/dpgl/dpgl/rasterizer"
+	"github.com/dpgl/dpgl/rasterizer/dataset"
+	"github.com/dpgl/dpgl/rasterizer/isosurface"
+	"github.com/dpgl/dpgl/rasterizer/mesh"
+	"github.com/dpgl/dpgl/rasterizer/raster"
+	"github.com/dpgl/dpgl/rasterizer/view"
+	"github.com/dpgl/dpgl/rasterizer/volume"
+	"github.com/dpgl/dpgl/scan"
+)
+
+// Options configure a Scene.
+type Options struct {
+	Width, Height int
+	// Policy and Lanes configure both of the renderer's loops.
+	Policy balancer.Policy
+	Lanes  int
+	// ScanCost and ZBufferCost are the loops' costIterations (0: the
+	// balancer's default, with its warning).
+	ScanCost, ZBufferCost float64
+	// Reduction is the factor by which decimation reduces a re-extracted
+	// surface to make its unbalanced set (0: dataset.DefaultReduction).
+	Reduction int
+	// Wake is called from the decimation goroutine when a decimated set is
+	// ready for Poll (e.g. glfw.PostEmptyEvent); nil for none.
+	Wake func()
+	// Logf receives the loops' warnings (nil: log.Printf).
+	Logf func(format string, args ...any)
+}
+
+// Frame describes one rendered frame.
+type Frame struct {
+	Stats rasterizer.FrameStats
+	// Unbalanced reports which set was drawn, Triangles its size.
+	Unbalanced bool
+	Triangles  int
+	Iso        float32
+	// Note says what the frame is not: the unbalanced set asked for while
+	// its decimation runs.
+	Note string
+	// Hardware frames show the hardware pipeline's primitive ids;
+	// HardwareTime is its GPU time, Agree the fraction of covered pixels
+	// whose primitive ids equal the compute renderer's.
+	Hardware     bool
+	HardwareTime time.Duration
+	Agree        float64
+}
+
+// Scene is a dataset on the GPU with its renderer and display image.
+type Scene struct {
+	c    *gpu.Context
+	sc   *scan.Scanner
+	r    *rasterizer.Renderer
+	opts Options
+	pair *dataset.Pair
+
+	sets [2]*mesh.GPU // balanced, unbalanced
+	iso  float32
+	// gen counts the balanced sets (0: the pair's); unbalancedGen is the
+	// one the unbalanced set was decimated from.
+	gen, unbalancedGen uint64
+	wantUnbalanced     bool
+
+	ext *isosurface.Extractor // made on the first new isovalue
+	vol *volume.GPU
+
+	hw    *rasterizer.HardwareRenderer // made when first asked for
+	tex   *gpu.Texture
+	fb    *gpu.Framebuffer
+	idPix []byte
+
+	dec decimation
+}
+
+// decimation is the background job that makes an unbalanced set.
+type decimation struct {
+	mu      sync.Mutex
+	running bool
+	gen     uint64     // of the running or finished job
+	result  *mesh.Mesh // set when finished
+	wg      sync.WaitGroup
+}
+
+// New puts the pair's two sets on the GPU and makes a renderer for
+// o.Width × o.Height images.
+func New(c *gpu.Context, pair *dataset.Pair, o Options) (s *Scene, err error) {
+	if pair == nil || pair.Balanced == nil || pair.Unbalanced == nil {
+		panic("scene: New: pair or its sets are nil")
+	}
+	if o.Reduction == 0 {
+		o.Reduction = dataset.DefaultReduction
+	}
+	if o.Reduction < 1 {
+		panic(fmt.Sprintf("scene: New: Reduction %d", o.Reduction))
+	}
+	s = &Scene{c: c, opts: o, pair: pair, iso: pair.Iso}
+	defer func() {
+		if err != nil {
+			s.Delete()
+			s = nil
+		}
+	}()
+	if s.sc, err = scan.New(c); err != nil {
+		return nil, err
+	}
+	for i, m := range []*mesh.Mesh{pair.Balanced, pair.Unbalanced} {
+		if s.sets[i], err = upload(c, m); err != nil {
+			return nil, err
+		}
+	}
+	if s.r, err = rasterizer.New(s.sc, s.rendererOptions()); err != nil {
+		return nil, err
+	}
+	if err = s.display(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// upload is mesh.Upload, also for an empty mesh.
+func upload(c *gpu.Context, m *mesh.Mesh) (*mesh.GPU, error) {
+	if m.Len() == 0 {
+		return mesh.NewGPU(c, 0)
+	}
+	return mesh.Upload(c, m)
+}
+
+func (s *Scene) rendererOptions() rasterizer.Options {
+	o := rasterizer.DefaultOptions()
+	o.Width, o.Height = s.opts.Width, s.opts.Height
+	o.ScanConversion = balancer.Config{Policy: s.opts.Policy, Lanes: s.opts.Lanes, CostIterations: s.opts.ScanCost, Logf: s.opts.Logf}
+	o.ZBuffer = balancer.Config{Policy: s.opts.Policy, Lanes: s.opts.Lanes, CostIterations: s.opts.ZBufferCost, Logf: s.opts.Logf}
+	return o
+}
+
+// display (re)makes the display texture and its framebuffer at the image
+// size.
+func (s *Scene) display() error {
+	s.fb.Delete()
+	s.tex.Delete()
+	s.fb, s.tex = nil, nil
+	var err error
+	if s.tex, err = gpu.NewTexture(s.c, s.opts.Width, s.opts.Height, gpu.RGBA8); err != nil {
+		return err
+	}
+	if s.fb, err = gpu.NewFramebuffer(s.c, nil, s.tex); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Delete waits for a running decimation and frees every GPU object of the
+// scene.
+func (s *Scene) Delete() {
+	s.dec.wg.Wait()
+	if s.r != nil {
+		s.r.Delete()
+	}
+	if s.hw != nil {
+		s.hw.Delete()
+	}
+	for _, m := range s.sets {
+		if m != nil {
+			m.Delete()
+		}
+	}
+	if s.ext != nil {
+		s.ext.Delete()
+	}
+	if s.vol != nil {
+		s.vol.Delete()
+	}
+	s.fb.Delete()
+	s.tex.Delete()
+	if s.sc != nil {
+		s.sc.Delete()
+	}
+}
+
+// Pair is the dataset the scene started from.
+func (s *Scene) Pair() *dataset.Pair { return s.pair }
+
+// Iso is the isovalue of the balanced set.
+func (s *Scene) Iso() float32 { return s.iso }
+
+// Framebuffer holds the last frame's image (color attachment 0), for
+// gpu.Context.BlitToDefault.
+func (s *Scene) Framebuffer() *gpu.Framebuffer { return s.fb }
+
+// Texture is the last frame's image.
+func (s *Scene) Texture() *gpu.Texture { return s.tex }
+
+// Size is the image size.
+func (s *Scene) Size() (w, h int) { return s.opts.Width, s.opts.Height }
+
+// Resize renders w × h images from the next frame on.
+func (s *Scene) Resize(w, h int) error {
+	if w == s.opts.Width && h == s.opts.Height {
+		return nil
+	}
+	o := s.opts
+	o.Width, o.Height = w, h
+	ro := s.rendererOptions()
+	ro.Width, ro.Height = w, h
+	if err := s.r.SetOptions(ro); err != nil {
+		return err
+	}
+	s.opts = o
+	if s.hw != nil {
+		s.hw.Delete()
+		s.hw = nil
+	}
+	return s.display()
+}
+
+// SetLoops gives both loops a policy and a number of lanes.
+func (s *Scene) SetLoops(p balancer.Policy, lanes int) error {
+	s.opts.Policy, s.opts.Lanes = p, lanes
+	return s.r.SetOptions(s.rendererOptions())
+}
+
+// SetIso re-extracts the balanced set at iso on the GPU. The unbalanced set
+// is decimated from it when next asked for.
+func (s *Scene) SetIso(iso float32) error {
+	if iso == s.iso {
+		return nil
+	}
+	var err error
+	if s.ext == nil {
+		if s.ext, err = isosurface.NewExtractor(s.c, s.sc); err != nil {
+			return err
+		}
+		if s.vol, err = volume.Upload(s.c, s.pair.Volume); err != nil {
+			return err
+		}
+	}
+	if _, err := s.ext.Extract(s.sets[0], s.vol, iso); err != nil {
+		return err
+	}
+	s.iso = iso
+	s.gen++
+	return nil
+}
+
+// Decimating reports whether an unbalanced set is being made.
+func (s *Scene) Decimating() bool {
+	s.dec.mu.Lock()
+	defer s.dec.mu.Unlock()
+	return s.dec.running
+}
+
+// startDecimation starts decimating the current balanced set in the
+// background, unless a job runs already (Poll starts the next one).
+func (s *Scene) startDecimation() {
+	s.dec.mu.Lock()
+	defer s.dec.mu.Unlock()
+	if s.dec.running || (s.dec.result != nil && s.dec.gen == s.gen) {
+		return
+	}
+	// The download waits for the GPU; the rest is CPU work.
+	pos, nrm := s.sets[0].DownloadSoup()
+	gen, reduction, vol := s.gen, s.opts.Reduction, s.pair.Volume
+	s.dec.running, s.dec.gen, s.dec.result = true, gen, nil
+	s.dec.wg.Add(1)
+	go func() {
+		defer s.dec.wg.Done()
+		m := mesh.FromSoup(pos, nrm)
+		if reduction > 1 && m.Len() >= reduction {
+			m = isosurface.Decimate(m, isosurface.DecimateOptions{TargetFaces: m.Len() / reduction})
+			isosurface.SetFieldNormals(m, vol)
+		}
+		s.dec.mu.Lock()
+		s.dec.running, s.dec.result = false, m
+		s.dec.mu.Unlock()
+		if s.opts.Wake != nil {
+			s.opts.Wake()
+		}
+	}()
+}
+
+// Poll takes a finished decimation. It reports whether the unbalanced set
+// changed (a frame of it needs rendering again). A decimation of a surface
+// that has been re-extracted since is dropped, and the current one is
+// started when the unbalanced set is wanted.
+func (s *Scene) Poll() (bool, error) {
+	s.dec.mu.Lock()
+	res, gen := s.dec.result, s.dec.gen
+	running := s.dec.running
+	if res != nil {
+		s.dec.result = nil
+	}
+	s.dec.mu.Unlock()
+	changed := false
+	if res != nil && gen == s.gen {
+		m, err := upload(s.c, res)
+		if err != nil {
+			return false, err
+		}
+		s.sets[1].Delete()
+		s.sets[1] = m
+		s.unbalancedGen = gen
+		changed = true
+	}
+	if !running && s.wantUnbalanced && s.unbalancedGen != s.gen {
+		s.startDecimation()
+	}
+	return changed, nil
+}
+
+// WaitDecimation waits for a running decimation and takes it (Poll).
+func (s *Scene) WaitDecimation() (bool, error) {
+	s.dec.wg.Wait()
+	return s.Poll()
+}
+
+// Render draws the balanced or unbalanced set as cam sees it into the
+// display texture, with the compute renderer, or with the hardware
+// pipeline's primitive ids as colours.
+func (s *Scene) Render(unbalanced, hardware bool, cam view.Camera) (Frame, error) {
+	s.wantUnbalanced = unbalanced
+	f := Frame{Iso: s.iso, Hardware: hardware}
+	m := s.sets[0]
+	if unbalanced {
+		if s.unbalancedGen == s.gen {
+			m, f.Unbalanced = s.sets[1], true
+		} else {
+			s.startDecimation()
+			f.Note = "unbalanced set: decimating (CPU, background); showing the balanced set meanwhile"
+		}
+	}
+	f.Triangles = m.N
+	var err error
+	if f.Stats, err = s.r.Render(m, cam); err != nil {
+		return f, err
+	}
+	if !hardware {
+		s.tex.CopyFromBuffer(s.r.ImageBuffer())
+		return f, nil
+	}
+	if s.hw == nil {
+		if s.hw, err = rasterizer.NewHardwareRenderer(s.c, s.opts.Width, s.opts.Height); err != nil {
+			return f, err
+		}
+	}
+	mvp := cam.MVP()
+	s.hw.Render(m.Positions, m.N, &mvp)
+	ids := s.hw.Prims()
+	f.HardwareTime = s.hw.Timer().Elapsed()
+	f.Agree = rasterizer.AgreeFraction(s.r.Prims(), ids)
+	if len(s.idPix) != 4*len(ids) {
+		s.idPix = make([]byte, 4*len(ids))
+	}
+	bg := s.r.Options().Material.Background
+	for i, id := range ids {
+		c := IDColor(id, bg)
+		copy(s.idPix[4*i:], c[:])
+	}
+	s.tex.Write(s.idPix)
+	return f, nil
+}
+
+// IDColor is the colour of primitive id in the hardware reference: a hash
+// of the id, bright enough to tell from the background, which pixels
+// without a primitive (raster.NoPrimitive) get.
+func IDColor(id uint32, background color.RGBA) [4]byte {
+	if id == raster.NoPrimitive {
+		return [4]byte{background.R, background.G, background.B, background.A}
+	}
+	h := id * 0x9E3779B1 // Fibonacci hashing: neighbouring ids get distant colours
+	h ^= h >> 15
+	return [4]byte{byte(h) | 0x40, byte(h>>8) | 0x40, byte(h>>16) | 0x40, 255}
+}
