@@ -95,7 +95,8 @@
 // Send sets dst[index[i]] = src[i]; an index at or past dst.Len() (such as
 // 0xFFFFFFFF) sends nothing. When several i send to one element, the
 // highest i wins, on every run: a first pass keeps the highest i per
-// element with atomicMax, a second copies it. Gather is the inverse:
+// element with atomicMax, a second copies it. SendDistinct skips that for
+// indices known to be distinct (one pass). Gather is the inverse:
 // dst[i] = src[index[i]], out-of-range indices leaving dst[i] as it was.
 //
 // # Calls

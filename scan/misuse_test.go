@@ -74,6 +74,7 @@ func TestMisuse(t *testing.T) {
 	mustPanic(t, "scan: CompactTo: flags and count overlap", func() { scan.CompactTo(s, A(six), A(b), A(a), A(a), 0) })
 	mustPanic(t, "scan: Send: index has 6 elements but src has 5", func() { scan.Send(s, A(a), A(b), A(six)) })
 	mustPanic(t, "scan: Send: dst and index overlap", func() { scan.Send(s, A(a), A(b), A(a)) })
+	mustPanic(t, "scan: SendDistinct: dst and src overlap", func() { scan.SendDistinct(s, A(a), A(a), A(b)) })
 	mustPanic(t, "scan: Gather: index has 5 elements but dst has 6", func() { scan.Gather(s, A(six), A(b), A(a)) })
 	mustPanic(t, "scan: Gather: dst and src overlap", func() { scan.Gather(s, A(a), A(a), A(b)) })
 

@@ -41,6 +41,36 @@ func Send[T any](s *Scanner, dst, src gpu.Array[T], index gpu.Array[uint32]) {
 	})
 }
 
+// SendDistinct is Send for callers that know the indices below dst.Len()
+// are distinct (a permutation, or a compaction's positions): one pass that
+// stores directly, without Send's winner scratch. With colliding indices
+// an unspecified one of the colliding elements lands.
+func SendDistinct[T any](s *Scanner, dst, src gpu.Array[T], index gpu.Array[uint32]) {
+	const fn = "SendDistinct"
+	s.live(fn)
+	w := recordWords[T](fn)
+	m := array(s, fn, "dst", dst)
+	n := array(s, fn, "src", src)
+	sameLen(fn, "src", n, "index", array(s, fn, "index", index))
+	disjoint(fn, "dst", dst, "src", src)
+	disjoint(fn, "dst", dst, "index", index)
+	if n == 0 || m == 0 {
+		return
+	}
+	c := s.c
+	c.Do(func() {
+		p, _ := s.program(progKey{file: "scan/send.comp", pass: 2, words: w})
+		c.BindStorage(0, src)
+		c.BindStorage(1, index)
+		c.BindStorage(3, dst)
+		p.SetUint("n", uint32(n))
+		p.SetUint("dstLen", uint32(m))
+		p.Dispatch1D(ceilDiv(n, s.opt.GroupSize))
+		c.Barrier(gpu.BarrierStorage)
+		s.setPlan(Plan{Levels: 1, Dispatches: 1})
+	})
+}
+
 // Gather sets dst[i] = src[index[i]] for every i with index[i] < src.Len();
 // dst[i] keeps its value where index[i] is larger. dst and index have the
 // same length; dst may not overlap src or index. T is any plain-data type

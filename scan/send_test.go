@@ -103,3 +103,47 @@ func gatherCase[T comparable](t *testing.T, c *gpu.Context, s *scan.Scanner, wha
 		}
 	}
 }
+
+func TestSendDistinct(t *testing.T) {
+	c := gputest.Context(t)
+	s, err := scan.New(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Delete()
+	rng := gputest.Rand(t)
+	for _, n := range []int{0, 1, 255, 256, 257, 70001} {
+		// A permutation of n+5 slots, of which n receive; every tenth
+		// element sends nowhere.
+		m := n + 5
+		perm := rng.Perm(m)
+		index := make([]uint32, n)
+		for i := range index {
+			index[i] = uint32(perm[i])
+			if i%10 == 9 {
+				index[i] = 0xFFFFFFFF
+			}
+		}
+		src := make([]record, n)
+		for i := range src {
+			src[i] = record{uint32(i), float32(i), int32(-i)}
+		}
+		want := make([]record, m)
+		for j := range want {
+			want[j] = record{7, 7, 7}
+		}
+		for i, j := range index {
+			if int(j) < m {
+				want[j] = src[i]
+			}
+		}
+		dst := guarded(t, c, m, record{7, 7, 7}, nil)
+		scan.SendDistinct(s, dst.View, gpu.Array[record](upload(t, c, src)), gpu.Array[uint32](upload(t, c, index)))
+		got := dst.Check(t, "SendDistinct")
+		for j := range want {
+			if got[j] != want[j] {
+				t.Fatalf("SendDistinct n=%d: dst[%d] = %v, want %v", n, j, got[j], want[j])
+			}
+		}
+	}
+}
