@@ -35,8 +35,11 @@ import (
 // and the test's headless reference context live in separate processes,
 // as a user's viewer and renderer would.
 func TestMain(m *testing.M) {
-	if os.Getenv("DPGL_VIEWER_MAIN") == "1" {
+	switch os.Getenv("DPGL_VIEWER_MAIN") {
+	case "1":
 		os.Exit(mainCode(os.Args[1:], os.Stdout, os.Stderr))
+	case "interactive":
+		os.Exit(interactiveCheck(os.Stdout))
 	}
 	os.Exit(m.Run())
 }
