@@ -29,8 +29,8 @@
 // the CPU with everything else). Published values carry the call's epoch
 // in every word, so no ordering of memory operations is assumed either.
 //
-// A Scanner picks the path per call: look-back on GPUs for arrays of more
-// than one tile, reduce-then-scan on software renderers and for float add.
+// A Scanner picks the path per call: look-back for arrays of more than one
+// tile, reduce-then-scan for float add and single tiles.
 // Options force a path, the tile shape, or the shared-memory code, and
 // LastPlan tells what the last call ran. Integer results and max and min
 // are bit-identical on every path.

@@ -41,7 +41,7 @@ func (s *Scanner) pathFor(j *scanJob) Path {
 	case PathReduceThenScan, PathLookBack:
 		return s.opt.Path
 	}
-	if j.n <= s.tile || s.c.Caps().Software {
+	if j.n <= s.tile {
 		// One tile: one dispatch either way, without the ticket.
 		return PathReduceThenScan
 	}

@@ -39,11 +39,8 @@ type Elem interface{ ~uint32 | ~int32 | ~float32 }
 type Path int
 
 const (
-	// PathAuto picks PathLookBack on GPUs for arrays of more than one
-	// tile (not for float Add, see the package doc), else
-	// PathReduceThenScan. On software renderers reduce-then-scan wins:
-	// their few threads get descheduled, and a tile waiting for a
-	// descheduled predecessor only burns the core the predecessor needs.
+	// PathAuto picks PathLookBack for arrays of more than one tile
+	// (except float Add, see the package doc), else PathReduceThenScan.
 	PathAuto Path = iota
 	// PathReduceThenScan reduces every tile, scans the tile totals
 	// (recursively, until they fit in one tile), then scans every tile
@@ -179,9 +176,11 @@ func NewWithOptions(c *gpu.Context, o Options) (*Scanner, error) {
 		spin:  1 << 16,
 	}
 	if caps.Software {
-		// gallivm ends an invocation's loops after 65535 iterations in all;
-		// stay well inside that (see shaders/scan/lookback.glsl).
-		s.spin = 16384
+		// gallivm ends an invocation's loops after 65535 iterations in all,
+		// and a predecessor on a descheduled thread is better reduced than
+		// waited for: on 2 busy cores, 2048 polls (~0.1 ms) ran 2^22
+		// elements 1.5x faster than 16384, with ~0.5% of tiles falling back.
+		s.spin = 2048
 	}
 	sg := caps.SubgroupSize
 	need := uint32(gpu.SubgroupBasic | gpu.SubgroupVote | gpu.SubgroupArithmetic | gpu.SubgroupBallot)
