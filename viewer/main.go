@@ -253,7 +253,7 @@ func loadSource(o *options) (*source, error) {
 // for this GPU, or the balancer's default; and a note saying which.
 func costs(o *options, renderer string, stderr io.Writer) (scanCost, zCost float64, note string) {
 	if o.cost > 0 {
-		return o.cost, o.cost, fmt.Sprintf("%g (-cost)", o.cost)
+		return o.cost, o.cost, fmt.Sprintf("%g iterations (-cost)", o.cost)
 	}
 	cal, err := balancer.LoadCalibration(o.calPath)
 	if err != nil {
@@ -270,11 +270,11 @@ func costs(o *options, renderer string, stderr io.Writer) (scanCost, zCost float
 	}
 	switch found {
 	case 2:
-		note = fmt.Sprintf("%.3g/%.3g (calibrated)", scanCost, zCost)
+		note = fmt.Sprintf("%.3g/%.3g iterations (calibrated)", scanCost, zCost)
 	case 0:
-		note = fmt.Sprintf("%g (default)", def)
+		note = fmt.Sprintf("%g iterations (default)", def)
 	default:
-		note = fmt.Sprintf("%.3g/%.3g (part default)", scanCost, zCost)
+		note = fmt.Sprintf("%.3g/%.3g iterations (part default)", scanCost, zCost)
 	}
 	return scanCost, zCost, note
 }

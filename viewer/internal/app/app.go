@@ -400,7 +400,8 @@ func (a *App) StatsLines() []string {
 	}
 	lines = append(lines,
 		fmt.Sprintf("policy %s, lanes %s", s.Policy, lanesName(s.Lanes)),
-		fmt.Sprintf(" ran %d/%d lanes, cost %s", st.ScanConversion.Lanes, st.ZBuffer.Lanes, a.cfg.CostNote))
+		fmt.Sprintf(" lanes run: %d scan, %d z", st.ScanConversion.Lanes, st.ZBuffer.Lanes),
+		"cost "+a.cfg.CostNote)
 	if f.Hardware {
 		lines = append(lines, "R: hardware pipeline, ids as colours",
 			fmt.Sprintf(" GPU %s, %.2f%% agree", ms(f.HardwareTime), 100*f.Agree))
