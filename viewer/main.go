@@ -38,6 +38,7 @@ import (
 	"github.com/dpgl/dpgl/gpu/window"
 	"github.com/dpgl/dpgl/rasterizer"
 	"github.com/dpgl/dpgl/rasterizer/dataset"
+	"github.com/dpgl/dpgl/rasterizer/isosurface"
 	"github.com/dpgl/dpgl/rasterizer/raster"
 	"github.com/dpgl/dpgl/rasterizer/view"
 	"github.com/dpgl/dpgl/rasterizer/volume"
@@ -209,8 +210,11 @@ type source struct {
 	isoMin, isoMax, isoSt float32
 }
 
-// loadSource samples the field or reads the volume and extracts the pair's
-// two polygon sets at the isovalue.
+// loadSource samples the field or reads the volume and extracts the
+// balanced polygon set at the isovalue, with marching cubes, as
+// dataset.FromVolume does. The unbalanced set is left for the scene to
+// decimate in the background when it is first asked for: a decimation takes
+// seconds on large surfaces, and the window need not wait for it.
 func loadSource(o *options) (*source, error) {
 	var v *volume.Volume
 	var name string
@@ -243,10 +247,12 @@ func loadSource(o *options) (*source, error) {
 	if !(step > 0) {
 		step = 1 // a constant volume
 	}
-	return &source{
-		pair:   dataset.FromVolume(name, v, iso, o.reduction),
-		isoMin: min(lo, iso), isoMax: max(hi, iso), isoSt: step,
-	}, nil
+	pair := &dataset.Pair{Name: name, Volume: v, Iso: iso, Balanced: isosurface.MarchingCubes(v, iso)}
+	var ok bool
+	if pair.Lo, pair.Hi, ok = pair.Balanced.Bounds(); !ok {
+		pair.Lo, pair.Hi = v.Bounds()
+	}
+	return &source{pair: pair, isoMin: min(lo, iso), isoMax: max(hi, iso), isoSt: step}, nil
 }
 
 // costs are the loops' costIterations: -cost, or the calibration file's

@@ -273,8 +273,8 @@ func (a *App) Script(frames int, shot string) error {
 	if _, err := a.apply(a.st.Take()); err != nil {
 		return err
 	}
-	if a.st.Settings.Set == control.Unbalanced && a.sc.Decimating() {
-		if _, err := a.sc.WaitDecimation(); err != nil {
+	if a.st.Settings.Set == control.Unbalanced {
+		if err := a.sc.PrepareUnbalanced(); err != nil {
 			return err
 		}
 	}

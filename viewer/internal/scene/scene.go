@@ -14,7 +14,10 @@
 // unbalanced set is a quadric-error decimation of it, which only the CPU
 // does: it is made on demand (when the unbalanced set is asked for), in a
 // goroutine, and until it is ready the scene draws the balanced set and
-// says so in Frame.Note. Poll picks up a finished decimation.
+// says so in Frame.Note. Poll picks up a finished decimation. A pair
+// without its unbalanced set is completed the same way, from the pair's
+// own balanced mesh, exactly as package dataset makes it; so the viewer
+// starts without waiting for a decimation.
 //
 // A Scene runs on one gpu.Context and is not safe for concurrent use.
 package scene
@@ -85,8 +88,8 @@ type Scene struct {
 	sets [2]*mesh.GPU // balanced, unbalanced
 	iso  float32
 	// gen counts the balanced sets (0: the pair's); unbalancedGen is the
-	// one the unbalanced set was decimated from.
-	gen, unbalancedGen uint64
+	// one the unbalanced set was decimated from (-1: none yet).
+	gen, unbalancedGen int64
 	wantUnbalanced     bool
 
 	ext *isosurface.Extractor // made on the first new isovalue
@@ -104,7 +107,7 @@ type Scene struct {
 type decimation struct {
 	mu      sync.Mutex
 	running bool
-	gen     uint64     // of the running or finished job
+	gen     int64      // of the running or finished job
 	result  *mesh.Mesh // set when finished
 	wg      sync.WaitGroup
 }
@@ -112,8 +115,8 @@ type decimation struct {
 // New puts the pair's two sets on the GPU and makes a renderer for
 // o.Width × o.Height images.
 func New(c *gpu.Context, pair *dataset.Pair, o Options) (s *Scene, err error) {
-	if pair == nil || pair.Balanced == nil || pair.Unbalanced == nil {
-		panic("scene: New: pair or its sets are nil")
+	if pair == nil || pair.Balanced == nil || pair.Volume == nil {
+		panic("scene: New: pair, its volume or its balanced set is nil")
 	}
 	if o.Reduction == 0 {
 		o.Reduction = dataset.DefaultReduction
@@ -131,10 +134,15 @@ func New(c *gpu.Context, pair *dataset.Pair, o Options) (s *Scene, err error) {
 	if s.sc, err = scan.New(c); err != nil {
 		return nil, err
 	}
-	for i, m := range []*mesh.Mesh{pair.Balanced, pair.Unbalanced} {
-		if s.sets[i], err = upload(c, m); err != nil {
+	if s.sets[0], err = upload(c, pair.Balanced); err != nil {
+		return nil, err
+	}
+	s.unbalancedGen = -1
+	if pair.Unbalanced != nil {
+		if s.sets[1], err = upload(c, pair.Unbalanced); err != nil {
 			return nil, err
 		}
+		s.unbalancedGen = 0
 	}
 	if s.r, err = rasterizer.New(s.sc, s.rendererOptions()); err != nil {
 		return nil, err
@@ -285,14 +293,24 @@ func (s *Scene) startDecimation() {
 	if s.dec.running || (s.dec.result != nil && s.dec.gen == s.gen) {
 		return
 	}
-	// The download waits for the GPU; the rest is CPU work.
-	pos, nrm := s.sets[0].DownloadSoup()
+	// The pair's own balanced mesh, or a download of the re-extracted one
+	// (which waits for the GPU); the rest is CPU work.
+	var pos, nrm [][3]float32
+	src := s.pair.Balanced
+	if s.gen != 0 {
+		pos, nrm = s.sets[0].DownloadSoup()
+		src = nil
+	}
 	gen, reduction, vol := s.gen, s.opts.Reduction, s.pair.Volume
 	s.dec.running, s.dec.gen, s.dec.result = true, gen, nil
 	s.dec.wg.Add(1)
 	go func() {
 		defer s.dec.wg.Done()
-		m := mesh.FromSoup(pos, nrm)
+		m := src
+		if m == nil {
+			m = mesh.FromSoup(pos, nrm)
+		}
+		// As dataset.FromVolume: decimate unless there is too little.
 		if reduction > 1 && m.Len() >= reduction {
 			m = isosurface.Decimate(m, isosurface.DecimateOptions{TargetFaces: m.Len() / reduction})
 			isosurface.SetFieldNormals(m, vol)
@@ -324,7 +342,9 @@ func (s *Scene) Poll() (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		s.sets[1].Delete()
+		if s.sets[1] != nil {
+			s.sets[1].Delete()
+		}
 		s.sets[1] = m
 		s.unbalancedGen = gen
 		changed = true
@@ -333,6 +353,22 @@ func (s *Scene) Poll() (bool, error) {
 		s.startDecimation()
 	}
 	return changed, nil
+}
+
+// PrepareUnbalanced makes the unbalanced set of the current surface now,
+// waiting for its decimation (the scripted mode's -unbalanced).
+func (s *Scene) PrepareUnbalanced() error {
+	s.wantUnbalanced = true
+	if s.unbalancedGen == s.gen {
+		return nil
+	}
+	s.startDecimation()
+	for s.unbalancedGen != s.gen {
+		if _, err := s.WaitDecimation(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // WaitDecimation waits for a running decimation and takes it (Poll).

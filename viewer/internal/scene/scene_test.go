@@ -315,3 +315,46 @@ func TestIDColor(t *testing.T) {
 		t.Fatalf("1000 ids give %d colours", len(seen))
 	}
 }
+
+// TestPairWithoutUnbalancedSet: a pair with only its balanced set gets its
+// unbalanced one by a background decimation of the pair's own mesh, which
+// is exactly package dataset's unbalanced set.
+func TestPairWithoutUnbalancedSet(t *testing.T) {
+	c := gputest.Context(t)
+	full := smallPair()
+	half := *full
+	half.Unbalanced = nil
+	const w, h = 64, 52
+	cam := full.Camera(view.Paper()[1], w, h)
+	for _, prepare := range []bool{false, true} {
+		s, err := New(c, &half, testOptions(w, h))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if prepare {
+			if err := s.PrepareUnbalanced(); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			f, err := s.Render(true, false, cam)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f.Unbalanced || f.Note == "" {
+				t.Fatalf("before the decimation: %+v", f)
+			}
+			if changed, err := s.WaitDecimation(); !changed || err != nil {
+				t.Fatalf("decimation: changed %v, %v", changed, err)
+			}
+		}
+		f, err := s.Render(true, false, cam)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !f.Unbalanced || f.Triangles != full.Unbalanced.Len() || f.Note != "" {
+			t.Fatalf("prepare %v: %+v, want the dataset's %d triangles", prepare, f, full.Unbalanced.Len())
+		}
+		sameImage(t, "decimated in the scene", s.Texture().ReadUint32(), reference(t, c, full.Unbalanced, cam, w, h))
+		s.Delete()
+	}
+}
