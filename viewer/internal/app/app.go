@@ -236,6 +236,9 @@ func (a *App) fail(err error) {
 // screenshot saves the window's contents, overlay included, as a PNG.
 func (a *App) screenshot() {
 	img, err := a.present(true)
+	if err == nil && img == nil {
+		err = errors.New("no screenshot: the window shows nothing (minimized?)")
+	}
 	if err != nil {
 		a.fail(err)
 		return
@@ -292,6 +295,9 @@ func (a *App) Script(frames int, shot string) error {
 		fmt.Fprintf(a.cfg.Out, "frame %d: %s\n", i+1, frameLine(&a.last))
 		last := i == frames-1 && shot != ""
 		img, err := a.present(last)
+		if err == nil && last && img == nil {
+			err = errors.New("no screenshot: the window shows nothing (minimized?)")
+		}
 		if err != nil {
 			return err
 		}

@@ -34,6 +34,7 @@ type fakeDisplay struct {
 	app     *App
 	closing bool
 	shown   *image.RGBA
+	blank   bool // a minimized window: Present shows nothing
 }
 
 func (f *fakeDisplay) Size() (int, int)  { return f.w, f.h }
@@ -64,7 +65,7 @@ func (f *fakeDisplay) Present(frame *gpu.Framebuffer, panels []Panel, shot bool)
 		draw.Draw(img, p.Img.Bounds().Add(image.Pt(p.X, p.Y)), p.Img, image.Point{}, draw.Src)
 	}
 	f.shown = img
-	if shot {
+	if shot && !f.blank {
 		return img, nil
 	}
 	return nil, nil
@@ -310,5 +311,23 @@ func TestOverlayText(t *testing.T) {
 		if len(l) > 44 {
 			t.Fatalf("line %q has %d characters, more than 44", l, len(l))
 		}
+	}
+}
+
+// TestScreenshotOfNothing: a window that shows nothing (minimized) gives an
+// error, not a crash: scripted mode fails, S reports it in the overlay.
+func TestScreenshotOfNothing(t *testing.T) {
+	a, f, _ := newApp(t, 32, 32)
+	f.blank = true
+	if err := a.Script(1, filepath.Join(t.TempDir(), "x.png")); err == nil || !strings.Contains(err.Error(), "no screenshot") {
+		t.Fatalf("Script on a blank window: %v", err)
+	}
+	a, f, out := newApp(t, 32, 32, func(d *fakeDisplay) { d.st.Key(control.KeyScreenshot) })
+	f.blank = true
+	if err := a.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(a.StatsLines(), "\n"), "error: no screenshot") || !strings.Contains(out.String(), "no screenshot") {
+		t.Fatalf("S on a blank window: overlay %q, output %q", a.StatsLines(), out)
 	}
 }
