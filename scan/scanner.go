@@ -282,6 +282,17 @@ func (k progKey) defines(s *Scanner) map[string]string {
 			d["RECORD_WORDS"] = strconv.Itoa(k.words)
 			if k.spin >= 0 {
 				d["SPIN"] = strconv.Itoa(k.spin)
+				// One subgroup polls a window (and combines it with
+				// subgroup arithmetic), else up to 32 invocations; on
+				// llvmpipe 8, the lanes it runs at once.
+				w := min(32, s.opt.GroupSize)
+				if s.c.Caps().Software {
+					w = min(8, s.opt.GroupSize)
+				}
+				if k.sub {
+					w = s.sgSize
+				}
+				d["WINDOW"] = strconv.Itoa(w)
 			}
 			if k.nopub {
 				d["PUBLISH"] = "0"

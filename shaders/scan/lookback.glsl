@@ -11,10 +11,11 @@
 // Look-back: each tile publishes its own total (the aggregate) as soon as
 // it has it, then the op of every element up to its end (the inclusive
 // value). A tile combines the aggregates of its predecessors until it meets
-// an inclusive value.
+// an inclusive value, looking at WINDOW predecessors per step.
 //
-// Fallback: waiting is bounded (SPIN polls in all, per tile). When it runs
-// out on tile j, the whole group reduces tile j's input itself, then polls
+// Fallback: waiting is bounded (SPIN polls per polling invocation, per
+// tile). When it runs out on the nearest silent predecessor j, the whole
+// group reduces tile j's input itself, then polls
 // j once more: if j published meanwhile, its value is taken (j may have
 // started writing its output over its input, in place); if not, j had not
 // yet written anything when the group read its input. Bounded waiting is
@@ -38,6 +39,15 @@
 #ifndef PUBLISH
 #define PUBLISH 1
 #endif
+// WINDOW predecessors are polled at once, one per invocation: with one at a
+// time the inclusive values could only advance one tile per memory round
+// trip, which caps a GPU at a few million tiles per second.
+#ifndef WINDOW
+#define WINDOW 32
+#endif
+#if WINDOW > WG_SIZE
+#error "WINDOW must not exceed WG_SIZE"
+#endif
 
 uniform uint epoch;      // this call's tag, 1 .. 2^15-1
 uniform uint ticketBase; // the ticket counter's value before this dispatch
@@ -54,8 +64,11 @@ layout(std430, binding = 6) coherent buffer LookBack { uint words[]; } lb;
 #define ST_INCLUSIVE 2u
 
 shared uint lbTile;
-shared uint lbState;
-shared V lbValue;
+shared uint lbStates[WINDOW];
+shared V lbValues[WINDOW];
+shared uint lbTake; // how many window slots the step combined
+shared uint lbNext; // ST_INCLUSIVE: done, ST_AGGREGATE: next window, ST_NONE: fall back
+shared V lbWindow;  // their op
 
 // takeTicket returns this group's tile number to every invocation.
 uint takeTicket() {
@@ -96,9 +109,9 @@ void publish(uint i, V v) {
 }
 
 // poll looks at tile j's words up to spin+1 times (spin counts down) and
-// leaves what it found in lbState and lbValue. One flat loop, every word
-// loaded once per pass.
-void poll(uint j, inout uint spin) {
+// leaves what it found in window slot k. One flat loop, every word loaded
+// once per pass.
+void poll(uint j, inout uint spin, uint k) {
     uint st = ST_NONE;
     V v = vIdent();
     for (;;) {
@@ -118,8 +131,8 @@ void poll(uint j, inout uint spin) {
         }
         spin--;
     }
-    lbState = st;
-    lbValue = v;
+    lbStates[k] = st;
+    lbValues[k] = v;
 }
 
 // reduceTile returns the op of tile j's input to every invocation, a vector
@@ -144,12 +157,58 @@ V reduceTile(uint j) {
     return wgUpSweep(run);
 }
 
+// combineWindow sets lbTake, lbNext and lbWindow from the window slots:
+// the slots up to the nearest inclusive value, or up to the first tile
+// that has published nothing, or all of them; earlier tiles on the left.
+void combineWindow() {
+#if SUBGROUP && !SEGMENTED
+    if (sgUsable() && WINDOW == SG_SIZE) {
+        if (gl_SubgroupID == 0u) {
+            uint l = gl_SubgroupInvocationID;
+            uint st = lbStates[l];
+            uint none = subgroupMin(st == ST_NONE ? l : uint(WINDOW));
+            uint inc = subgroupMin(st == ST_INCLUSIVE ? l : uint(WINDOW));
+            uint take = inc < none ? inc + 1u : none;
+            T w = sgAll(l < take ? lbValues[l] : ident());
+            if (l == 0u) {
+                lbTake = take;
+                lbNext = inc < none ? ST_INCLUSIVE : none < uint(WINDOW) ? ST_NONE : ST_AGGREGATE;
+                lbWindow = w;
+            }
+        }
+        return;
+    }
+#endif
+    if (gl_LocalInvocationIndex == 0u) {
+        V w = vIdent();
+        uint take = 0u;
+        uint next = ST_AGGREGATE;
+        for (uint k = 0u; k < uint(WINDOW); k++) {
+            uint st = lbStates[k];
+            if (st == ST_NONE) {
+                next = ST_NONE;
+                break;
+            }
+            w = comb(lbValues[k], w);
+            take = k + 1u;
+            if (st == ST_INCLUSIVE) {
+                next = ST_INCLUSIVE;
+                break;
+            }
+        }
+        lbTake = take;
+        lbNext = next;
+        lbWindow = w;
+    }
+}
+
 // lookBack is run by the whole group after tileScan (every branch below is
 // uniform: it depends on shared values read after a barrier). It returns
 // the op of every element before the tile, with first (the init value) in
 // front, and publishes the tile's values.
 V lookBack(uint tile, V total, V first) {
-    bool lead = gl_LocalInvocationIndex == 0u;
+    uint l = gl_LocalInvocationIndex;
+    bool lead = l == 0u;
     // A tile's first publication must be visible before any of its output
     // (a fallback on it relies on that in place): the lead fences, and the
     // group's stores wait at a barrier behind it.
@@ -165,40 +224,58 @@ V lookBack(uint tile, V total, V first) {
         publish(AGG_LO(tile), total);
         memoryBarrierBuffer();
     }
-    uint spin = uint(SPIN);
+    uint spin = uint(SPIN); // each poller's own budget
     V before = vIdent();
-    for (uint j = tile - 1u;; j--) {
-        if (lead) {
-            poll(j, spin);
-        }
-        groupSync();
-        uint st = lbState;
-        V v = lbValue;
-        groupSync();
-        if (st == ST_NONE) {
-            V agg = reduceTile(j);
-            // All of tile j's input is read before the lead looks again.
-            memoryBarrierBuffer();
-            groupSync();
-            if (lead) {
-                uint none = 0u;
-                poll(j, none);
-                if (lbState == ST_NONE) {
-                    // Tile 0's inclusive value needs only its own input.
-                    lbState = j == 0u ? ST_INCLUSIVE : ST_AGGREGATE;
-                    lbValue = j == 0u ? comb(first, agg) : agg;
-                    atomicAdd(lb.words[1], 1u);
-                }
+    // Window slot k holds tile base-k; tiles before 0 count as an
+    // inclusive identity, so a window reaching past tile 0 always ends.
+    for (uint base = tile - 1u;;) {
+        if (l < uint(WINDOW)) {
+            if (l <= base) {
+                poll(base - l, spin, l);
+            } else {
+                lbStates[l] = ST_INCLUSIVE;
+                lbValues[l] = vIdent();
             }
-            groupSync();
-            st = lbState;
-            v = lbValue;
-            groupSync();
         }
-        before = comb(v, before);
+        groupSync();
+        combineWindow();
+        groupSync();
+        uint take = lbTake;
+        uint next = lbNext;
+        before = comb(lbWindow, before);
+        groupSync();
+        if (next == ST_INCLUSIVE) {
+            break;
+        }
+        if (next == ST_AGGREGATE) {
+            base -= uint(WINDOW); // no slot reached past tile 0, so base >= WINDOW
+            continue;
+        }
+        // Tile j = base-take has published nothing within the wait: reduce
+        // its input here.
+        uint j = base - take;
+        V agg = reduceTile(j);
+        // All of tile j's input is read before the lead looks again.
+        memoryBarrierBuffer();
+        groupSync();
+        if (lead) {
+            uint none = 0u;
+            poll(j, none, 0u);
+            if (lbStates[0] == ST_NONE) {
+                // Tile 0's inclusive value needs only its own input.
+                lbStates[0] = j == 0u ? ST_INCLUSIVE : ST_AGGREGATE;
+                lbValues[0] = j == 0u ? comb(first, agg) : agg;
+                atomicAdd(lb.words[1], 1u);
+            }
+        }
+        groupSync();
+        uint st = lbStates[0];
+        before = comb(lbValues[0], before);
+        groupSync();
         if (st == ST_INCLUSIVE) {
             break;
         }
+        base = j - 1u; // j > 0: tile 0 is always inclusive
     }
     if (lead) {
         publish(INC_LO(tile), comb(before, total));
