@@ -145,13 +145,18 @@ func NewWithOptions(c *gpu.Context, o Options) (*Scanner, error) {
 	if o.Path < PathAuto || o.Path > PathLookBack {
 		panic(fmt.Sprintf("scan: NewWithOptions: o.Path %d is not a Path", int(o.Path)))
 	}
-	// GPUs: 16 elements per invocation in four 16-byte loads, 256
-	// invocations. llvmpipe runs a group's invocations 8 at a time as
-	// coroutines that switch at every barrier, so it wants few invocations
-	// doing much serial work each (measured: 64 x 8 vectors among the
-	// fastest, 2-3x ahead of 256 x 1).
+	// GPUs: 16 elements per invocation in four 16-byte loads, 512
+	// invocations: 8192-element tiles, so that 2^28 elements make 32768
+	// tiles, which the look-back crosses 32 per memory round trip. Subgroup
+	// totals must fit one subgroup: at most SG^2 invocations. llvmpipe runs
+	// a group's invocations 8 at a time as coroutines that switch at every
+	// barrier, so it wants few invocations doing much serial work each
+	// (measured: 64 x 8 vectors among the fastest, 2-3x ahead of 256 x 1).
 	if o.GroupSize == 0 {
-		o.GroupSize = 256
+		o.GroupSize = 512
+		if sg := caps.SubgroupSize; caps.Subgroup && sg >= 4 && sg*sg < o.GroupSize {
+			o.GroupSize = sg * sg
+		}
 		if caps.Software {
 			o.GroupSize = 64
 		}

@@ -108,28 +108,34 @@ void publish(uint i, V v) {
 #endif
 }
 
-// poll looks at tile j's words up to spin+1 times (spin counts down) and
-// leaves what it found in window slot k. One flat loop, every word loaded
-// once per pass.
+// peek looks at tile j's words once: its state, and in v its value. Every
+// word is loaded once (atomics: llvmpipe re-loads a volatile variable at
+// each use, so one loaded word could hold two values).
+uint peek(uint j, out V v) {
+    uint incLo = loadWord(INC_LO(j));
+    uint incHi = loadWord(INC_LO(j) + 1u);
+    uint aggLo = loadWord(AGG_LO(j));
+    uint aggHi = loadWord(AGG_LO(j) + 1u);
+    v = vIdent();
+    if (current(incLo) && current(incHi)) {
+        v = unpack(incLo, incHi);
+        return ST_INCLUSIVE;
+    }
+    if (current(aggLo) && current(aggHi)) {
+        v = unpack(aggLo, aggHi);
+        return ST_AGGREGATE;
+    }
+    return ST_NONE;
+}
+
+// poll peeks at tile j up to spin+1 times (spin counts down) and leaves
+// what it found in window slot k.
 void poll(uint j, inout uint spin, uint k) {
-    uint st = ST_NONE;
-    V v = vIdent();
-    for (;;) {
-        uint incLo = loadWord(INC_LO(j));
-        uint incHi = loadWord(INC_LO(j) + 1u);
-        uint aggLo = loadWord(AGG_LO(j));
-        uint aggHi = loadWord(AGG_LO(j) + 1u);
-        if (current(incLo) && current(incHi)) {
-            st = ST_INCLUSIVE;
-            v = unpack(incLo, incHi);
-        } else if (current(aggLo) && current(aggHi)) {
-            st = ST_AGGREGATE;
-            v = unpack(aggLo, aggHi);
-        }
-        if (st != ST_NONE || spin == 0u) {
-            break;
-        }
+    V v;
+    uint st = peek(j, v);
+    while (st == ST_NONE && spin > 0u) {
         spin--;
+        st = peek(j, v);
     }
     lbStates[k] = st;
     lbValues[k] = v;
@@ -161,24 +167,6 @@ V reduceTile(uint j) {
 // the slots up to the nearest inclusive value, or up to the first tile
 // that has published nothing, or all of them; earlier tiles on the left.
 void combineWindow() {
-#if SUBGROUP && !SEGMENTED
-    if (sgUsable() && WINDOW == SG_SIZE) {
-        if (gl_SubgroupID == 0u) {
-            uint l = gl_SubgroupInvocationID;
-            uint st = lbStates[l];
-            uint none = subgroupMin(st == ST_NONE ? l : uint(WINDOW));
-            uint inc = subgroupMin(st == ST_INCLUSIVE ? l : uint(WINDOW));
-            uint take = inc < none ? inc + 1u : none;
-            T w = sgAll(l < take ? lbValues[l] : ident());
-            if (l == 0u) {
-                lbTake = take;
-                lbNext = inc < none ? ST_INCLUSIVE : none < uint(WINDOW) ? ST_NONE : ST_AGGREGATE;
-                lbWindow = w;
-            }
-        }
-        return;
-    }
-#endif
     if (gl_LocalInvocationIndex == 0u) {
         V w = vIdent();
         uint take = 0u;
@@ -201,6 +189,51 @@ void combineWindow() {
         lbWindow = w;
     }
 }
+
+#if SUBGROUP && !SEGMENTED
+shared uint lbBase;
+
+// sgWalk is the look-back of subgroup 0 alone, without group barriers
+// between steps: lane l peeks at tile base-l, the subgroup waits (spin
+// counts its rounds) until every tile up to the nearest inclusive one has
+// published, combines them and moves SG_SIZE tiles on. It returns the op
+// of the tiles it took; done says it reached an inclusive value, else base
+// is left at the silent tile to fall back on.
+T sgWalk(inout uint base, inout uint spin, out bool done) {
+    uint l = gl_SubgroupInvocationID;
+    T before = ident();
+    for (;;) {
+        // Tiles before 0 count as an inclusive identity.
+        uint st = l > base ? ST_INCLUSIVE : ST_NONE;
+        V v = ident();
+        uint none, inc;
+        for (;;) {
+            if (st == ST_NONE) {
+                st = peek(base - l, v);
+            }
+            none = subgroupMin(st == ST_NONE ? l : uint(SG_SIZE));
+            inc = subgroupMin(st == ST_INCLUSIVE ? l : uint(SG_SIZE));
+            if (inc < none || none == uint(SG_SIZE) || spin == 0u) {
+                break;
+            }
+            spin--;
+        }
+        uint take = inc < none ? inc + 1u : none;
+        before = op(sgAll(l < take ? v : ident()), before);
+        if (inc < none) {
+            done = true;
+            return before;
+        }
+        if (none < uint(SG_SIZE)) {
+            base -= none;
+            done = false;
+            return before;
+        }
+        base -= uint(SG_SIZE); // no lane reached past tile 0
+    }
+    return before;
+}
+#endif
 
 // lookBack is run by the whole group after tileScan (every branch below is
 // uniform: it depends on shared values read after a barrier). It returns
@@ -229,21 +262,44 @@ V lookBack(uint tile, V total, V first) {
     // Window slot k holds tile base-k; tiles before 0 count as an
     // inclusive identity, so a window reaching past tile 0 always ends.
     for (uint base = tile - 1u;;) {
-        if (l < uint(WINDOW)) {
-            if (l <= base) {
-                poll(base - l, spin, l);
-            } else {
-                lbStates[l] = ST_INCLUSIVE;
-                lbValues[l] = vIdent();
+        uint next;
+        uint take;
+#if SUBGROUP && !SEGMENTED
+        if (sgUsable() && WINDOW == SG_SIZE) {
+            if (gl_SubgroupID == 0u) {
+                bool done;
+                uint b = base;
+                T w = sgWalk(b, spin, done);
+                if (gl_SubgroupInvocationID == 0u) {
+                    lbWindow = w;
+                    lbNext = done ? ST_INCLUSIVE : ST_NONE;
+                    lbBase = b;
+                }
             }
+            groupSync();
+            next = lbNext;
+            before = comb(lbWindow, before);
+            take = base - lbBase;
+            groupSync();
+        } else
+#endif
+        {
+            if (l < uint(WINDOW)) {
+                if (l <= base) {
+                    poll(base - l, spin, l);
+                } else {
+                    lbStates[l] = ST_INCLUSIVE;
+                    lbValues[l] = vIdent();
+                }
+            }
+            groupSync();
+            combineWindow();
+            groupSync();
+            take = lbTake;
+            next = lbNext;
+            before = comb(lbWindow, before);
+            groupSync();
         }
-        groupSync();
-        combineWindow();
-        groupSync();
-        uint take = lbTake;
-        uint next = lbNext;
-        before = comb(lbWindow, before);
-        groupSync();
         if (next == ST_INCLUSIVE) {
             break;
         }
