@@ -1,0 +1,536 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dpgl/dpgl/balancer"
+	"github.com/dpgl/dpgl/balancer/sssp"
+	"github.com/dpgl/dpgl/gpu"
+	"github.com/dpgl/dpgl/rasterizer"
+	"github.com/dpgl/dpgl/rasterizer/dataset"
+	"github.com/dpgl/dpgl/rasterizer/mesh"
+	"github.com/dpgl/dpgl/rasterizer/view"
+	"github.com/dpgl/dpgl/rasterizer/volume"
+	"github.com/dpgl/dpgl/scan"
+)
+
+func init() {
+	commands["strategies"] = command{runStrategies, "every balancing strategy and policy on the renderer's two loops and on shortest paths (time, iterations, imbalance, speedup)"}
+}
+
+// stratConfig is one way of balancing: a policy of the paper's loop or
+// another strategy.
+type stratConfig struct {
+	name string
+	cfg  balancer.Config
+}
+
+// stratParseConfigs reads a list of policy and strategy names.
+func stratParseConfigs(list string) ([]stratConfig, error) {
+	var out []stratConfig
+	for _, s := range strings.Split(list, ",") {
+		s = strings.TrimSpace(s)
+		if p, err := balancer.ParsePolicy(s); err == nil {
+			out = append(out, stratConfig{p.String(), balancer.Config{Policy: p}})
+			continue
+		}
+		st, err := balancer.ParseStrategy(s)
+		if err != nil || st == balancer.Paper {
+			return nil, fmt.Errorf("bench strategies: %q is neither a policy (Never, Always, CostEffective, Bounded) nor a strategy (RoundRobin, Random, WorkPool, LeftRightHandoff, Search)", s)
+		}
+		out = append(out, stratConfig{st.String(), balancer.Config{Strategy: st}})
+	}
+	return out, nil
+}
+
+// stratGraph is a graph of the SSSP rows and its source vertex.
+type stratGraph struct {
+	name   string
+	g      *sssp.Graph
+	source int
+}
+
+// stratParseGraph makes the graph a spec names: rmat:SCALE:EDGEFACTOR,
+// grid:WxH, uniform:N:M, or a DIMACS .gr file.
+func stratParseGraph(spec string, r *rand.Rand) (stratGraph, error) {
+	bad := fmt.Errorf("bench strategies: graph %q: want rmat:SCALE:EDGEFACTOR, grid:WxH, uniform:VERTICES:EDGES or a .gr file", spec)
+	f := strings.Split(spec, ":")
+	nums := func(parts []string, max int) ([]int, error) {
+		var out []int
+		for _, p := range parts {
+			n, err := strconv.Atoi(p)
+			if err != nil || n < 1 || n > max {
+				return nil, bad
+			}
+			out = append(out, n)
+		}
+		return out, nil
+	}
+	var g *sssp.Graph
+	switch {
+	case f[0] == "rmat" && len(f) == 3:
+		n, err := nums(f[1:], 26)
+		if err != nil {
+			return stratGraph{}, err
+		}
+		g = sssp.RMAT(n[0], n[1], 100, r)
+	case f[0] == "grid" && len(f) == 2:
+		wh := strings.Split(f[1], "x")
+		n, err := nums(wh, 1<<14)
+		if err != nil || len(n) != 2 {
+			return stratGraph{}, bad
+		}
+		g = sssp.Grid(n[0], n[1], 100, r)
+		return stratGraph{spec, g, 0}, nil // from a corner: the longest frontier walk
+	case f[0] == "uniform" && len(f) == 3:
+		n, err := nums(f[1:], 1<<26)
+		if err != nil {
+			return stratGraph{}, err
+		}
+		g = sssp.Uniform(n[0], n[1], 100, r)
+	case strings.HasSuffix(spec, ".gr"):
+		file, err := os.Open(spec)
+		if err != nil {
+			return stratGraph{}, err
+		}
+		defer file.Close()
+		if g, err = sssp.ReadDIMACS(file, spec); err != nil {
+			return stratGraph{}, err
+		}
+		if g.N == 0 {
+			return stratGraph{}, fmt.Errorf("bench strategies: %s has no vertices", spec)
+		}
+	default:
+		return stratGraph{}, bad
+	}
+	// From the vertex of the largest out-degree: it reaches the most.
+	src := 0
+	for v := 1; v < g.N; v++ {
+		if g.OutDegree(v) > g.OutDegree(src) {
+			src = v
+		}
+	}
+	return stratGraph{spec, g, src}, nil
+}
+
+// stratCell is one way of balancing on one workload.
+type stratCell struct {
+	time         Stats // median of the repetitions' GPU times
+	iterations   int
+	critical     uint64
+	ideal        float64
+	balances     int
+	speedup      float64 // Never's median over this one's; 0 without Never
+	lanes, chunk []int   // distinct values seen (strategies size them per run)
+}
+
+func (c *stratCell) imbalance() float64 {
+	if c.ideal == 0 {
+		return 0
+	}
+	return float64(c.critical) / c.ideal
+}
+
+// stratRow is one workload under every way of balancing.
+type stratRow struct {
+	workload string
+	cells    []stratCell
+}
+
+type stratOpts struct {
+	size, res    int
+	views        []view.View
+	sets         []string
+	configs      []stratConfig
+	graphs       []string
+	cost         float64
+	lanes, chunk int
+	calPath      string
+	seed         uint64
+	warmup, reps int
+	verbose      bool
+}
+
+// stratAccount adds one loop run to a cell.
+func (c *stratCell) account(st *balancer.Stats) {
+	c.iterations += st.Iterations
+	c.critical += st.CriticalPath
+	c.balances += st.Balances
+	if st.Lanes > 0 {
+		c.ideal += float64(st.Tasks) / float64(st.Lanes)
+	}
+	if st.Tasks > 0 && !slices.Contains(c.lanes, st.Lanes) {
+		c.lanes = append(c.lanes, st.Lanes)
+	}
+	if st.Chunk > 0 && !slices.Contains(c.chunk, st.Chunk) {
+		c.chunk = append(c.chunk, st.Chunk)
+	}
+}
+
+// stratCosts returns the cost of each renderer loop for the cost-driven
+// policies: given, calibrated (bench calibrate), or the default.
+func stratCosts(c *gpu.Context, o *stratOpts) (scanCost, zCost float64, source string) {
+	if o.cost > 0 {
+		return o.cost, o.cost, "given with -cost"
+	}
+	cal, err := balancer.LoadCalibration(o.calPath)
+	if err == nil {
+		a, errA := cal.Lookup(c.Caps().Renderer, rasterizer.ScanConversionLoop)
+		b, errB := cal.Lookup(c.Caps().Renderer, rasterizer.ZBufferLoop)
+		if errA == nil && errB == nil {
+			return a.CostIterations, b.CostIterations, "calibrated, from " + o.calPath
+		}
+	}
+	return balancer.DefaultCostIterations, balancer.DefaultCostIterations,
+		fmt.Sprintf("balancer.DefaultCostIterations: %s has no calibration for this GPU's renderer loops (run bench calibrate)", o.calPath)
+}
+
+// stratRenderer measures the renderer's two loops, per polygon set, under
+// every configuration; every frame's primitive ids must equal Never's.
+func stratRenderer(c *gpu.Context, s *scan.Scanner, o *stratOpts, w io.Writer, pr *progress) ([]stratRow, error) {
+	var pair *dataset.Pair
+	if o.res == dataset.DefaultResolution {
+		pair = dataset.Default()
+	} else {
+		pair = dataset.FromField(volume.Default(), o.res, dataset.DefaultReduction)
+	}
+	scanCost, zCost, source := stratCosts(c, o)
+	fmt.Fprintf(w, "renderer: %s, %dx%d, views %s; cost %.1f (scan conversion), %.1f (z-buffer) iterations (%s)\n",
+		pair.Name, o.size, o.size, stratViewNames(o.views), scanCost, zCost, source)
+	opts := rasterizer.DefaultOptions()
+	opts.Width, opts.Height = o.size, o.size
+	r, err := rasterizer.New(s, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Delete()
+	var rows []stratRow
+	for _, set := range o.sets {
+		m := pair.Balanced
+		if set == "unbalanced" {
+			m = pair.Unbalanced
+		}
+		g, err := mesh.Upload(c, m)
+		if err != nil {
+			return nil, err
+		}
+		scanRow := stratRow{workload: "scan conversion, " + set}
+		zRow := stratRow{workload: "z-buffer, " + set}
+		ref := map[string][]uint32{} // Never's primitive ids per view
+		for k, sc := range o.configs {
+			sCfg, zCfg := sc.cfg, sc.cfg
+			sCfg.CostIterations, zCfg.CostIterations = scanCost, zCost
+			sCfg.Logf, zCfg.Logf = func(string, ...any) {}, func(string, ...any) {}
+			opts.ScanConversion, opts.ZBuffer = sCfg, zCfg
+			if err := r.SetOptions(opts); err != nil {
+				g.Delete()
+				return nil, err
+			}
+			var sCell, zCell stratCell
+			var sTimes, zTimes, walls []time.Duration
+			for rep := 0; rep < o.warmup+o.reps; rep++ {
+				var sT, zT time.Duration
+				var wall time.Duration
+				for vi, v := range o.views {
+					if rep < o.warmup && k > 0 && vi > 0 {
+						// The first configuration's warm-up sized every
+						// buffer; the others' need only build their kernels.
+						break
+					}
+					fs, err := r.Render(g, pair.Camera(v, o.size, o.size))
+					if err != nil {
+						g.Delete()
+						return nil, fmt.Errorf("bench strategies: %s, %s, %s: %w", set, v.Name, sc.name, err)
+					}
+					if rep < o.warmup {
+						continue // compiles the kernels' variants
+					}
+					sT += fs.ScanConversion.Time
+					zT += fs.ZBuffer.Time + fs.ZBufferIDs.Time
+					wall += fs.Wall
+					if rep == o.warmup {
+						sCell.account(&fs.ScanConversion)
+						zCell.account(&fs.ZBuffer)
+						if fs.ZBufferIDs.Tasks > 0 {
+							zCell.account(&fs.ZBufferIDs)
+						}
+						prims := r.Prims()
+						if want, ok := ref[v.Name]; !ok {
+							ref[v.Name] = prims
+						} else if !slices.Equal(prims, want) {
+							g.Delete()
+							return nil, fmt.Errorf("bench strategies: %s, view %s: %s drew another image than %s", set, v.Name, sc.name, o.configs[0].name)
+						}
+					}
+				}
+				if rep >= o.warmup {
+					sTimes, zTimes, walls = append(sTimes, sT), append(zTimes, zT), append(walls, wall)
+				}
+			}
+			sCell.time = summarize(sTimes, slices.Clone(walls))
+			zCell.time = summarize(zTimes, walls)
+			scanRow.cells = append(scanRow.cells, sCell)
+			zRow.cells = append(zRow.cells, zCell)
+			pr.step(fmt.Sprintf("%s %s", set, o.configs[k].name))
+		}
+		g.Delete()
+		rows = append(rows, scanRow, zRow)
+	}
+	return rows, nil
+}
+
+func stratViewNames(vs []view.View) string {
+	var names []string
+	for _, v := range vs {
+		names = append(names, v.Name)
+	}
+	return strings.Join(names, " ")
+}
+
+// stratSSSP measures shortest paths on each graph under every
+// configuration; every run's distances must equal Dijkstra's.
+func stratSSSP(s *scan.Scanner, o *stratOpts, w io.Writer, pr *progress) ([]stratRow, error) {
+	r := rand.New(rand.NewPCG(o.seed, 0x6e7a))
+	so, err := sssp.NewSolver(s, balancer.Config{Logf: func(string, ...any) {}})
+	if err != nil {
+		return nil, err
+	}
+	defer so.Delete()
+	var rows []stratRow
+	for _, spec := range o.graphs {
+		gr, err := stratParseGraph(spec, r)
+		if err != nil {
+			return nil, err
+		}
+		most := 0
+		for v := 0; v < gr.g.N; v++ {
+			most = max(most, gr.g.OutDegree(v))
+		}
+		fmt.Fprintf(w, "sssp %s: %d vertices, %d edges, out-degree avg %.1f max %d, from vertex %d\n",
+			gr.name, gr.g.N, gr.g.M(), float64(gr.g.M())/float64(gr.g.N), most, gr.source)
+		if err := so.Load(gr.g); err != nil {
+			return nil, err
+		}
+		want := sssp.Dijkstra(gr.g, gr.source)
+		label := "sssp " + filepath.Base(gr.name)
+		if len(label) > 27 {
+			label = label[:26] + "~"
+		}
+		row := stratRow{workload: label}
+		for _, sc := range o.configs {
+			cfg := sc.cfg
+			cfg.CostIterations = o.cost
+			if cfg.CostIterations == 0 {
+				cfg.CostIterations = balancer.DefaultCostIterations
+			}
+			cfg.Logf = func(string, ...any) {}
+			if err := so.SetConfig(cfg); err != nil {
+				return nil, err
+			}
+			var cell stratCell
+			var times, walls []time.Duration
+			for rep := 0; rep < o.warmup+o.reps; rep++ {
+				st, err := so.Run(gr.source)
+				if err != nil {
+					return nil, fmt.Errorf("bench strategies: sssp %s, %s: %w", gr.name, sc.name, err)
+				}
+				if rep < o.warmup {
+					continue
+				}
+				times, walls = append(times, st.Time), append(walls, st.Wall)
+				if rep == o.warmup {
+					for i := range st.Loops {
+						cell.account(&st.Loops[i])
+					}
+					if !slices.Equal(so.Distances(), want) {
+						return nil, fmt.Errorf("bench strategies: sssp %s, %s: distances differ from Dijkstra's", gr.name, sc.name)
+					}
+				}
+			}
+			cell.time = summarize(times, walls)
+			row.cells = append(row.cells, cell)
+			pr.step(fmt.Sprintf("sssp %s %s", gr.name, sc.name))
+		}
+		rows = append(rows, row)
+	}
+	return rows, nil
+}
+
+// stratSpeedups fills each cell's speedup over the row's Never.
+func stratSpeedups(rows []stratRow, configs []stratConfig) {
+	never := slices.IndexFunc(configs, func(c stratConfig) bool {
+		return c.cfg.Strategy == balancer.Paper && c.cfg.Policy == balancer.Never
+	})
+	if never < 0 {
+		return
+	}
+	for _, r := range rows {
+		base := r.cells[never].time.Median
+		for i := range r.cells {
+			if base > 0 && r.cells[i].time.Median > 0 {
+				r.cells[i].speedup = float64(base) / float64(r.cells[i].time.Median)
+			}
+		}
+	}
+}
+
+func stratInts(v []int) string {
+	if len(v) == 0 {
+		return "-"
+	}
+	slices.Sort(v)
+	if len(v) > 2 {
+		return fmt.Sprintf("%d..%d", v[0], v[len(v)-1])
+	}
+	var s []string
+	for _, x := range v {
+		s = append(s, strconv.Itoa(x))
+	}
+	return strings.Join(s, ",")
+}
+
+func printStrategies(w io.Writer, rows []stratRow, configs []stratConfig, verbose bool) {
+	fmt.Fprintf(w, "%-27s %-17s %11s %10s %9s %8s", "workload", "balancing", "GPU time", "iterations", "imbalance", "speedup")
+	if verbose {
+		fmt.Fprintf(w, " %11s %8s %-13s %s", "wall", "balances", "lanes", "chunk")
+	}
+	fmt.Fprintln(w)
+	for _, r := range rows {
+		for i, c := range r.cells {
+			name := r.workload
+			if i > 0 {
+				name = ""
+			}
+			sp := "-"
+			if c.speedup > 0 {
+				sp = fmt.Sprintf("%.2fx", c.speedup)
+			}
+			fmt.Fprintf(w, "%-27s %-17s %11s %10d %9.2f %8s", name, configs[i].name, fmtDur(c.time.Median), c.iterations, c.imbalance(), sp)
+			if verbose {
+				fmt.Fprintf(w, " %11s %8d %-13s %s", fmtDur(c.time.Wall), c.balances, stratInts(c.lanes), stratInts(c.chunk))
+			}
+			fmt.Fprintln(w)
+		}
+	}
+}
+
+func runStrategies(args []string, w io.Writer) error {
+	fs := flag.NewFlagSet("strategies", flag.ContinueOnError)
+	o := &stratOpts{}
+	fs.IntVar(&o.size, "size", 0, "image size, square (default: 512 on a GPU, 128 on a software renderer)")
+	fs.IntVar(&o.res, "res", dataset.DefaultResolution, "the dataset's grid resolution (the default dataset at 128)")
+	views := fs.String("views", "", "views, separated by spaces or semicolons, e.g. \"(0,0);M(45,45)\" (default: the paper's four)")
+	sets := fs.String("sets", "balanced,unbalanced", "polygon sets: balanced, unbalanced")
+	configs := fs.String("strategies", "Never,Always,CostEffective,Bounded,RoundRobin,Random,WorkPool,LeftRightHandoff,Search",
+		"policies of the paper's loop and other strategies (Never first gives the speedups)")
+	graphs := fs.String("graphs", "", "SSSP graphs: rmat:SCALE:EDGEFACTOR, grid:WxH, uniform:VERTICES:EDGES, FILE.gr (default: rmat:12:8,grid:48x48 on a software renderer, rmat:18:16,grid:512x512 on a GPU; \"none\" for none)")
+	fs.IntVar(&o.lanes, "lanes", 0, "balancer.Config.Lanes of every loop (0: one per processor; the strategies raise it on a software renderer)")
+	fs.IntVar(&o.chunk, "chunk", 0, "balancer.Config.Chunk: WorkPool's tasks per grab, LeftRightHandoff's quota (0: the strategy's default)")
+	fs.Float64Var(&o.cost, "cost", 0, "cost in iterations for CostEffective and Bounded (0: the renderer's calibration, else the default)")
+	fs.StringVar(&o.calPath, "calibration", balancer.DefaultCalibrationPath(), "the calibration file")
+	fs.Uint64Var(&o.seed, "seed", 1, "seed of the generated graphs")
+	fs.BoolVar(&o.verbose, "v", false, "also the wall time, balancing operations, and the lanes and chunks the strategies used")
+	cf := addCommonFlags(fs, 1, 1)
+	fs.Usage = usageFor(fs, "strategies", "Runs the renderer's two loops (scan conversion, z-buffer) on the default dataset's balanced and unbalanced\npolygon sets, and Moore's shortest paths on generated or DIMACS graphs, under each of the paper's policies and\neach other balancing strategy (balancer.Strategy): one table of the loops' GPU time (median over repetitions,\nsummed over the views), iterations of the solution phase, imbalance (critical path over the perfectly balanced\none) and the speedup over Never. Every frame must equal Never's and every distance Dijkstra's.")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	o.warmup, o.reps = cf.warmup, cf.reps
+	if o.reps < 1 || o.warmup < 0 || o.size < 0 || o.res < 2 || o.cost < 0 || o.lanes < 0 || o.chunk < 0 {
+		return errors.New("bench strategies: -reps must be positive, -res at least 2; -warmup, -size, -cost, -lanes, -chunk not negative")
+	}
+	var err error
+	if o.configs, err = stratParseConfigs(*configs); err != nil {
+		return err
+	}
+	for i := range o.configs {
+		o.configs[i].cfg.Lanes = o.lanes
+		if o.configs[i].cfg.Strategy == balancer.WorkPool || o.configs[i].cfg.Strategy == balancer.LeftRightHandoff {
+			o.configs[i].cfg.Chunk = o.chunk
+		}
+	}
+	if *views == "" {
+		o.views = view.Paper()
+	} else {
+		for _, n := range strings.FieldsFunc(*views, func(r rune) bool { return r == ';' || r == ' ' }) {
+			v, err := view.ByName(n)
+			if err != nil {
+				return err
+			}
+			o.views = append(o.views, v)
+		}
+	}
+	for _, s := range strings.Split(*sets, ",") {
+		s = strings.TrimSpace(s)
+		switch s {
+		case "balanced", "unbalanced":
+			o.sets = append(o.sets, s)
+		case "", "none":
+		default:
+			return fmt.Errorf("bench strategies: unknown polygon set %q (want balanced, unbalanced or none)", s)
+		}
+	}
+	c, err := gpu.NewHeadless()
+	if err != nil {
+		return err
+	}
+	defer c.Delete()
+	soft := c.Caps().Software
+	if o.size == 0 {
+		o.size = 512
+		if soft {
+			o.size = 128
+		}
+	}
+	switch *graphs {
+	case "":
+		o.graphs = []string{"rmat:18:16", "grid:512x512"}
+		if soft {
+			o.graphs = []string{"rmat:12:8", "grid:48x48"}
+		}
+	case "none":
+	default:
+		o.graphs = strings.Split(*graphs, ",")
+	}
+	s, err := scan.New(c)
+	if err != nil {
+		return err
+	}
+	defer s.Delete()
+
+	fmt.Fprintf(w, "strategies on %s, %s\n(GPU time: median of %d after %d warm-up, each loop's first phase to its last, host round trips included; iterations:\nof the solution phase, summed over views and rounds; imbalance: critical path over tasks/lanes, 1 = perfectly balanced)\n",
+		c.Caps().Renderer, time.Now().Format("2006-01-02"), o.reps, o.warmup)
+	pr := newProgress("strategies", len(o.configs)*(len(o.sets)+len(o.graphs)))
+	var rows []stratRow
+	if len(o.sets) > 0 {
+		rr, err := stratRenderer(c, s, o, w, pr)
+		if err != nil {
+			pr.clear()
+			return err
+		}
+		rows = append(rows, rr...)
+	}
+	if len(o.graphs) > 0 {
+		sr, err := stratSSSP(s, o, w, pr)
+		if err != nil {
+			pr.clear()
+			return err
+		}
+		rows = append(rows, sr...)
+	}
+	pr.clear()
+	fmt.Fprintln(w)
+	stratSpeedups(rows, o.configs)
+	printStrategies(w, rows, o.configs, o.verbose)
+	return nil
+}
