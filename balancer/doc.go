@@ -108,10 +108,11 @@
 //	                  permutation π of [0, S) (swap-or-not), one dispatch
 //	WorkPool          lanes take Chunk tasks at a time from an atomic
 //	                  counter, at most twice their share each (one dispatch)
-//	LeftRightHandoff  lanes start with blocks of processors, solve up to
-//	                  Chunk tasks a round, and at each checkpoint meet their
-//	                  right neighbour, then their left one: the one with
-//	                  more work hands half the difference over (one
+//	LeftRightHandoff  blocks of 64 lanes start with runs of processors,
+//	                  solve up to Chunk tasks a lane a round (shared
+//	                  cyclically in the block), and at each checkpoint meet
+//	                  their right neighbour, then their left one: the one
+//	                  with more work hands half the difference over (one
 //	                  dispatch a round)
 //	Search            one invocation per task, a binary search each (one
 //	                  dispatch of S invocations)
@@ -148,15 +149,17 @@
 // ever waits for another, so it needs no forward progress across work
 // groups, and the end of the dispatch is the global termination.
 //
-// LeftRightHandoff: a lane's work is at most two intervals of the task
+// LeftRightHandoff: a block's work is at most two intervals of the task
 // order; a handoff moves a piece of the donor's last interval to the
-// receiver, which both lanes of the pair compute identically from the
-// previous round's states (double-buffered), so the intervals of all lanes
-// stay disjoint and cover exactly the unsolved tasks. A handoff never
-// raises the larger of the pair's two loads (the donor keeps at least as
-// much as the receiver gets), and every lane with work solves min(Chunk,
-// its load) tasks a round, so the largest load M falls by min(Chunk, M)
-// every round: at most ceil(S/Chunk) rounds. Termination is detected
+// receiver (onto an adjacent interval or into a free slot, else not at
+// all), which every lane of the pair computes identically from the
+// previous round's states (double-buffered; one lane per block writes the
+// next), so the intervals of all blocks stay disjoint and cover exactly
+// the unsolved tasks. A handoff never raises the larger of the pair's two
+// loads (the donor keeps at least as much as the receiver gets), and every
+// block with work solves min(Chunk * its lanes, its load) >= min(Chunk,
+// its load) tasks a round, so the largest load M falls by at least
+// min(Chunk, M) every round: at most ceil(S/Chunk) rounds. Termination is detected
 // without messages in transit: handoffs happen only at the checkpoints
 // (dispatch boundaries), and each round's lanes add what they have left to
 // a counter; a round that finds the previous one left nothing does

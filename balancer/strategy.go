@@ -28,11 +28,12 @@ const (
 	// Config.Chunk consecutive tasks from an atomic counter until it passes
 	// the last task, in one dispatch.
 	WorkPool
-	// LeftRightHandoff is the Left-Right Handoff protocol on lanes: each
-	// lane starts with a block of processors and solves up to Config.Chunk
-	// tasks per round; between rounds (the checkpoints) each lane meets its
-	// right neighbour and its left one in turn, and the one with more work
-	// hands half the difference to the other. No global decision.
+	// LeftRightHandoff is the Left-Right Handoff protocol on blocks of 64
+	// lanes: each block starts with a run of processors and solves up to
+	// Config.Chunk tasks per lane and round; between rounds (the
+	// checkpoints) each block meets its right neighbour and its left one in
+	// turn, and the one with more work hands half the difference to the
+	// other. No global decision.
 	LeftRightHandoff
 	// Search is the load-balancing search: one invocation per task, which
 	// finds its processor by binary search over the exclusive scan of the

@@ -36,6 +36,10 @@ type strategyRun struct {
 // test turns them off to see a cut loop caught.
 var softwareCaps = true
 
+// handoffBlock is BALANCER_BLOCK of shaders/balancer/loop.glsl: the lanes
+// of one block of Left-Right Handoff.
+const handoffBlock = 64
+
 // maxStrategyTasks bounds S: the strategies number tasks in 32 bits.
 const maxStrategyTasks = math.MaxUint32 - 1
 
@@ -102,7 +106,8 @@ func (l *Loop[T]) plan(in Info) (*strategyRun, error) {
 		if soft {
 			q = min(q, capTasks)
 		}
-		sr.chunk = uint32(min(q, S))
+		// A block's quota, chunk*handoffBlock, stays in 32 bits.
+		sr.chunk = uint32(min(q, S, 1<<26))
 	case Search:
 		lanes = S
 	}
@@ -113,7 +118,7 @@ func (l *Loop[T]) plan(in Info) (*strategyRun, error) {
 	sr.laneState = sr.header + headerWords
 	words := sr.laneState
 	if s == LeftRightHandoff {
-		words += 8 * sr.lanes
+		words += 8 * ((sr.lanes + handoffBlock - 1) / handoffBlock)
 	}
 	if l.state == nil || l.state.Len() < words {
 		l.state.Delete()

@@ -16,11 +16,21 @@ import (
 )
 
 // handoffModel is Left-Right Handoff on the CPU, step for step as
-// shaders/balancer/loop.glsl runs it: it returns the rounds in which a
-// lane solved a task and the critical path (the sum over rounds of the most
-// tasks one lane solved), and checks on the way that every task of the
-// order is solved exactly once.
+// shaders/balancer/loop.glsl runs it, between blocks of handoffBlock lanes:
+// it returns the rounds in which a task was solved and the critical path
+// (the sum over rounds of the most tasks one lane solved), and checks on
+// the way that every task of the order is solved exactly once.
 func handoffModel(t *testing.T, w []uint32, lanes int, quota uint32) (rounds int, critical uint64) {
+	rounds, critical, _ = handoffModelCounts(t, w, lanes, quota)
+	return rounds, critical
+}
+
+// handoffCounts counts what the handoffs of a run did: moves into an empty
+// block, extensions of an adjacent interval, moves into the second slot,
+// and refusals for want of room.
+type handoffCounts struct{ empty, adjacent, second, refused int }
+
+func handoffModelCounts(t *testing.T, w []uint32, lanes int, quota uint32) (rounds int, critical uint64, hc handoffCounts) {
 	t.Helper()
 	p := len(w)
 	off := make([]uint32, p+1)
@@ -50,17 +60,24 @@ func handoffModel(t *testing.T, w []uint32, lanes int, quota uint32) (rounds int
 		switch {
 		case recv[0] == recv[1]:
 			recv[0], recv[1] = a, b
+			hc.empty++
 		case b == recv[0]:
 			recv[0] = a
+			hc.adjacent++
 		case a == recv[1]:
 			recv[1] = b
+			hc.adjacent++
 		case recv[2] == recv[3]:
 			recv[2], recv[3] = a, b
+			hc.second++
 		case b == recv[2]:
 			recv[2] = a
+			hc.adjacent++
 		case a == recv[3]:
 			recv[3] = b
+			hc.adjacent++
 		default:
+			hc.refused++
 			return
 		}
 		if second {
@@ -79,44 +96,50 @@ func handoffModel(t *testing.T, w []uint32, lanes int, quota uint32) (rounds int
 		}
 		return a, b
 	}
-	base, extra := p/lanes, p%lanes
-	first := func(l int) int { return l*base + min(l, extra) }
-	state := make([][4]uint32, lanes)
-	for l := range state {
-		state[l] = norm([4]uint32{off[first(l)], off[first(l+1)], 0, 0})
+	blocks := (lanes + handoffBlock - 1) / handoffBlock
+	width := func(b int) uint32 { return uint32(min(handoffBlock, lanes-b*handoffBlock)) }
+	base, extra := p/blocks, p%blocks
+	first := func(b int) int { return b*base + min(b, extra) }
+	state := make([][4]uint32, blocks)
+	for b := range state {
+		state[b] = norm([4]uint32{off[first(b)], off[first(b+1)], 0, 0})
 	}
 	for r := 0; ; r++ {
-		next := make([][4]uint32, lanes)
+		next := make([][4]uint32, blocks)
 		copy(next, state)
 		if r > 0 {
-			for l := range next {
-				right := (l+r)%2 == 0
+			for b := range next {
+				right := (b+r)%2 == 0
 				switch {
-				case right && l+1 < lanes:
-					next[l], _ = handoff(state[l], state[l+1])
-				case !right && l > 0:
-					_, next[l] = handoff(state[l-1], state[l])
+				case right && b+1 < blocks:
+					next[b], _ = handoff(state[b], state[b+1])
+				case !right && b > 0:
+					_, next[b] = handoff(state[b-1], state[b])
 				}
 			}
 		}
 		var most uint32
 		left := uint64(0)
-		for l := range next {
-			s := next[l]
-			n := uint32(0)
-			for n < quota && s[0] < s[1] {
-				if solved[s[0]]++; solved[s[0]] != 1 {
-					t.Fatalf("model: task %d solved twice", s[0])
+		for b := range next {
+			s := next[b]
+			take := min(quota*width(b), length(s))
+			for k := uint32(0); k < take; k++ {
+				g := s[0] + k
+				if k >= s[1]-s[0] {
+					g = s[2] + k - (s[1] - s[0])
 				}
-				s[0]++
-				n++
-				if s[0] == s[1] {
-					s = norm(s)
+				if solved[g]++; solved[g] != 1 {
+					t.Fatalf("model: task %d solved twice", g)
 				}
 			}
-			next[l] = s
-			most = max(most, n)
-			left += uint64(length(s))
+			most = max(most, (take+width(b)-1)/width(b))
+			if take >= s[1]-s[0] {
+				s = [4]uint32{s[2] + take - (s[1] - s[0]), s[3], 0, 0}
+			} else {
+				s[0] += take
+			}
+			next[b] = norm(s)
+			left += uint64(length(next[b]))
 		}
 		if most > 0 {
 			rounds = r + 1
@@ -135,7 +158,7 @@ func handoffModel(t *testing.T, w []uint32, lanes int, quota uint32) (rounds int
 			t.Fatalf("model: task %d solved %d times", g, n)
 		}
 	}
-	return rounds, critical
+	return rounds, critical, hc
 }
 
 // runStrategyCase runs one workload under cfg with the tally kernel and
@@ -249,6 +272,36 @@ func TestStrategyPropertiesGPU(t *testing.T) {
 		}
 	}
 	t.Logf("%d runs of %d random workloads", runs, n)
+}
+
+// Left-Right Handoff over many rounds and blocks, small quotas: every kind
+// of handoff happens (into an empty block, onto an adjacent interval, into
+// the second slot, refused for want of room), and the GPU agrees with the
+// model round for round.
+func TestHandoffManyRoundsGPU(t *testing.T) {
+	c := gputest.Context(t)
+	r := gputest.Rand(t)
+	l := newLoop[uint32](t, Config{})
+	var all handoffCounts
+	for i := 0; i < 12; i++ {
+		p := 300 + r.IntN(3000)
+		w := synthetic.Workload([]synthetic.Kind{synthetic.OneHeavy, synthetic.Zipf, synthetic.Uniform}[i%3], p, 400, r)
+		pi := make([]uint32, p)
+		cfg := Config{Strategy: LeftRightHandoff, Chunk: 1 + r.IntN(3), Lanes: []int{0, 64 * (2 + r.IntN(20)), 1 + r.IntN(p)}[i%3]}
+		st, err := runStrategyCase(t, c, l, cfg, w, pi)
+		if err != nil {
+			t.Fatalf("case %d (P=%d, lanes %d, chunk %d): %v", i, p, cfg.Lanes, cfg.Chunk, err)
+		}
+		_, _, hc := handoffModelCounts(t, w, st.Lanes, uint32(st.Chunk))
+		all.empty += hc.empty
+		all.adjacent += hc.adjacent
+		all.second += hc.second
+		all.refused += hc.refused
+	}
+	if all.empty == 0 || all.adjacent == 0 || all.second == 0 || all.refused == 0 {
+		t.Fatalf("some kind of handoff never happened: %+v", all)
+	}
+	t.Logf("handoffs: %+v", all)
 }
 
 // Many processors, few lanes, heavy processors: on llvmpipe the lanes are

@@ -271,32 +271,40 @@ void balancerIteration() {
 
 #elif BALANCER_STRATEGY == BALANCER_LEFT_RIGHT
 
-// A lane's work: two disjoint intervals of the task order, [x, y) first
-// (eaten from the front), then [z, w) (what it was handed).
+// Left-Right Handoff between blocks of BALANCER_BLOCK lanes (the last block
+// may have fewer). A block's work is at most two disjoint intervals of the
+// task order, [x, y) first, then [z, w) (what it was handed); its lanes
+// share each round's part of it cyclically, so that the balancing that
+// remains to do is between blocks.
+#define BALANCER_BLOCK 64u
+
 uint balancerLen(uvec4 s) { return (s.y - s.x) + (s.w - s.z); }
 
-uint balancerLaneWord(uint set, uint lane) {
-    return balancerLaneState + (set * balancerLanes + lane) * 4u;
+uint balancerBlocks() { return (balancerLanes + BALANCER_BLOCK - 1u) / BALANCER_BLOCK; }
+
+uint balancerBlockWord(uint set, uint block) {
+    return balancerLaneState + (set * balancerBlocks() + block) * 4u;
 }
 
-uvec4 balancerLoadLane(uint set, uint lane) {
-    uint at = balancerLaneWord(set, lane);
+uvec4 balancerLoadBlock(uint set, uint block) {
+    uint at = balancerBlockWord(set, block);
     return uvec4(balancerState[at], balancerState[at + 1u], balancerState[at + 2u], balancerState[at + 3u]);
 }
 
-void balancerStoreLane(uint set, uint lane, uvec4 s) {
-    uint at = balancerLaneWord(set, lane);
+void balancerStoreBlock(uint set, uint block, uvec4 s) {
+    uint at = balancerBlockWord(set, block);
     balancerState[at] = s.x;
     balancerState[at + 1u] = s.y;
     balancerState[at + 2u] = s.z;
     balancerState[at + 3u] = s.w;
 }
 
-// The first block of lane l: processors [l*P/L, (l+1)*P/L), as whole blocks
-// of base or base+1 processors, and their tasks.
-uint balancerFirstProcessor(uint l) {
-    uint base = balancerProcessors / balancerLanes, extra = balancerProcessors % balancerLanes;
-    return l * base + min(l, extra);
+// The first work of block b: processors [b*P/B, (b+1)*P/B) for B blocks,
+// whole runs of base or base+1 processors, and their tasks.
+uint balancerFirstProcessor(uint b) {
+    uint nb = balancerBlocks();
+    uint base = balancerProcessors / nb, extra = balancerProcessors % nb;
+    return b * base + min(b, extra);
 }
 
 uvec4 balancerNormalize(uvec4 s) {
@@ -309,9 +317,9 @@ uvec4 balancerNormalize(uvec4 s) {
     return s;
 }
 
-// balancerGive moves t tasks from the end of the donor's last interval to
-// the receiver, where they extend an adjacent interval or fill a free one;
-// without room it moves nothing.
+// balancerGive moves up to d tasks from the end of the donor's last
+// interval to the receiver, where they extend an adjacent interval or fill
+// a free one; without room it moves nothing.
 void balancerGive(inout uvec4 donor, inout uvec4 receiver, uint d) {
     bool second = donor.z != donor.w;
     uvec2 last = second ? donor.zw : donor.xy;
@@ -341,9 +349,9 @@ void balancerGive(inout uvec4 donor, inout uvec4 receiver, uint d) {
     receiver = balancerNormalize(receiver);
 }
 
-// balancerHandoff is the checkpoint of the pair (a, b), a the left lane:
-// the one with more work hands half the difference to the other. Both
-// lanes compute it from the same two states and keep their own half.
+// balancerHandoff is the checkpoint of the pair (a, b), a the left block:
+// the one with more work hands half the difference to the other. Every
+// lane of both blocks computes it from the same two states.
 void balancerHandoff(inout uvec4 a, inout uvec4 b) {
     uint na = balancerLen(a), nb = balancerLen(b);
     if (na > nb + 1u) {
@@ -353,9 +361,9 @@ void balancerHandoff(inout uvec4 a, inout uvec4 b) {
     }
 }
 
-// Round r of Left-Right Handoff: the checkpoint with the partner of this
-// round (right when lane + r is even, left when odd), then up to
-// balancerChunk tasks from the front of the lane's work.
+// Round r of Left-Right Handoff: the checkpoint with the partner block of
+// this round (right when block + r is even, left when odd), then the
+// block's first balancerChunk tasks per lane, shared cyclically.
 void balancerIteration() {
     uint lane = dpglGlobalIndex();
     if (lane >= balancerLanes) {
@@ -372,46 +380,58 @@ void balancerIteration() {
         balancerState[h + BALANCER_H_ROUND_MAX + (r + 1u) % 3u] = 0u;
         balancerState[h + BALANCER_H_LEFT + (r + 1u) % 3u] = 0u;
     }
+    uint block = lane / BALANCER_BLOCK, j = lane % BALANCER_BLOCK;
+    uint width = min(BALANCER_BLOCK, balancerLanes - block * BALANCER_BLOCK); // lanes in the block
+    uint nb = balancerBlocks();
     uvec4 s;
     if (r == 0u) {
-        s = uvec4(balancerOffset(balancerFirstProcessor(lane)), balancerOffset(balancerFirstProcessor(lane + 1u)), 0u, 0u);
-        s = balancerNormalize(s);
+        s = balancerNormalize(uvec4(balancerOffset(balancerFirstProcessor(block)), balancerOffset(balancerFirstProcessor(block + 1u)), 0u, 0u));
     } else {
         if (balancerState[h + BALANCER_H_LEFT + (r + 2u) % 3u] == 0u) {
-            return; // every lane finished in round r-1
+            return; // every block finished in round r-1
         }
         uint prev = (r - 1u) & 1u;
-        s = balancerLoadLane(prev, lane);
-        bool right = ((lane + r) & 1u) == 0u;
-        if (right && lane + 1u < balancerLanes) {
-            uvec4 o = balancerLoadLane(prev, lane + 1u);
+        s = balancerLoadBlock(prev, block);
+        bool right = ((block + r) & 1u) == 0u;
+        if (right && block + 1u < nb) {
+            uvec4 o = balancerLoadBlock(prev, block + 1u);
             balancerHandoff(s, o);
-        } else if (!right && lane > 0u) {
-            uvec4 o = balancerLoadLane(prev, lane - 1u);
+        } else if (!right && block > 0u) {
+            uvec4 o = balancerLoadBlock(prev, block - 1u);
             balancerHandoff(o, s);
         }
     }
+    // The block solves its first `take` tasks: position k < take is task
+    // x + k of the first interval, or z + k - (y - x) of the second; lane j
+    // takes k = j, j + width, ..., at most balancerChunk of them.
+    uint len0 = s.y - s.x;
+    uint take = min(balancerChunk * width, balancerLen(s)); // the balancer keeps chunk * 64 < 2^32
     uint n = 0u;
     uint p = 0u;
-    bool located = false;
-    while (n < balancerChunk && s.x < s.y) {
-        p = located ? balancerSeek(p, s.x) : balancerLocate(0u, balancerProcessors, s.x);
-        located = true;
-        balancerSolveTask(p, s.x);
-        s.x++;
+    for (uint k = j; k < take; k += width) {
+        uint g = k < len0 ? s.x + k : s.z + (k - len0);
+        // Forward within an interval; anew at the first task and where the
+        // second interval (which may lie anywhere) starts.
+        bool fresh = n == 0u || (k >= len0 && k - width < len0);
+        p = fresh ? balancerLocate(0u, balancerProcessors, g) : balancerSeek(p, g);
+        balancerSolveTask(p, g);
         n++;
-        if (s.x == s.y) {
-            s = balancerNormalize(s);
-            located = false; // the second interval may lie anywhere
+    }
+    if (j == 0u) {
+        if (take >= len0) {
+            s = uvec4(s.z + (take - len0), s.w, 0u, 0u);
+        } else {
+            s.x += take;
         }
-    }
-    balancerStoreLane(r & 1u, lane, s);
-    uint left = balancerLen(s);
-    if (left != 0u) {
-        atomicAdd(balancerState[h + BALANCER_H_LEFT + r % 3u], left);
-    }
-    if (n != 0u) {
-        atomicMax(balancerState[h + BALANCER_H_ROUNDS], r + 1u);
+        s = balancerNormalize(s);
+        balancerStoreBlock(r & 1u, block, s);
+        uint left = balancerLen(s);
+        if (left != 0u) {
+            atomicAdd(balancerState[h + BALANCER_H_LEFT + r % 3u], left);
+        }
+        if (take != 0u) {
+            atomicMax(balancerState[h + BALANCER_H_ROUNDS], r + 1u);
+        }
     }
     balancerAccount(n);
 }
