@@ -143,3 +143,55 @@ func TestNoLeaks(t *testing.T) {
 		t.Fatalf("live buffers %d before, %d after", before[gpu.KindBuffer], after[gpu.KindBuffer])
 	}
 }
+
+// TestConcurrentUse runs one Scanner from several goroutines at once: the
+// calls share its scratch and its host result word, so each must run whole
+// on the GL thread.
+func TestConcurrentUse(t *testing.T) {
+	c := gputest.Context(t)
+	s, err := scan.NewWithOptions(c, scan.Options{GroupSize: 8, Vectors: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Delete()
+	const workers = 4
+	errs := make(chan error, workers)
+	for w := 0; w < workers; w++ {
+		n := 1000 + 777*w
+		in := make([]uint32, n)
+		flags := make([]uint32, n)
+		for i := range in {
+			in[i] = uint32(i*w + 1)
+			flags[i] = uint32(i % (w + 2))
+		}
+		src, dst, f := upload(t, c, in), upload(t, c, make([]uint32, n)), upload(t, c, flags)
+		go func() {
+			for rep := 0; rep < 20; rep++ {
+				scan.InclusiveScan(s, gpu.Array[uint32](dst), src, scan.Add)
+				got := dst.Download()
+				var sum uint32
+				for i, x := range in {
+					sum += x
+					if got[i] != sum {
+						errs <- fmt.Errorf("worker %d: dst[%d] = %d, want %d", w, i, got[i], sum)
+						return
+					}
+				}
+				if r := scan.Reduce(s, gpu.Array[uint32](src), scan.Add); r != sum {
+					errs <- fmt.Errorf("worker %d: Reduce = %d, want %d", w, r, sum)
+					return
+				}
+				if k := scan.Compact(s, gpu.Array[uint32](dst), src, f); k != countNonzero(flags) {
+					errs <- fmt.Errorf("worker %d: Compact kept %d, want %d", w, k, countNonzero(flags))
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for w := 0; w < workers; w++ {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
