@@ -41,8 +41,8 @@ type Config struct {
 	// Chunk is WorkPool's tasks per grab and LeftRightHandoff's quota of
 	// tasks per lane between checkpoints. 0 picks one: a quarter of a
 	// lane's fair share for WorkPool, the fair share ceil(S/Lanes) for
-	// LeftRightHandoff. On a software renderer it is capped (see
-	// Stats.Chunk).
+	// LeftRightHandoff, and at least 16 for both. On a software renderer
+	// it is capped (Stats.Chunk says what ran).
 	Chunk int
 	// Seed seeds Random's permutation of the tasks.
 	Seed uint32
