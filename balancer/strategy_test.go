@@ -506,3 +506,25 @@ void balancerSolve(uint processor, uint problem, uint task) {}
 	}
 	return fsys
 }
+
+// Runs under every strategy leave no GL object behind once the state,
+// the variants and the timestamps exist.
+func TestStrategyNoLeaksGPU(t *testing.T) {
+	c := gputest.Context(t)
+	w := []uint32{9, 0, 300, 4, 4}
+	pi := make([]uint32, len(w))
+	l := newLoop[uint32](t, Config{})
+	run := func() {
+		for _, s := range otherStrategies {
+			if _, err := runStrategyCase(t, c, l, Config{Strategy: s, Chunk: 2}, w, pi); err != nil {
+				t.Fatalf("%v: %v", s, err)
+			}
+		}
+	}
+	run()
+	before := c.Live()
+	run()
+	if after := c.Live(); after != before {
+		t.Fatalf("live GL objects went from %v to %v", before, after)
+	}
+}
