@@ -113,8 +113,8 @@ func (l *Loop[T]) plan(in Info) (*strategyRun, error) {
 		if soft {
 			q = min(q, capTasks)
 		}
-		// A block's quota, chunk*handoffBlock, stays in 32 bits.
-		sr.chunk = uint32(min(q, S, 1<<26))
+		// A block's quota, chunk*handoffBlock, stays below 2^32.
+		sr.chunk = uint32(min(q, S, 1<<26-1))
 	case Search:
 		lanes = S
 	}

@@ -42,7 +42,10 @@
 // root; each file once) and inserting the given #defines after #version in
 // sorted order. Programs are cached by their expanded text. Compile errors
 // come back with the driver's log mapped to the original file and line, and
-// leave no GL object behind.
+// leave no GL object behind. Program.Variant builds the same files with
+// more defines, and Program.CopyUniforms carries the uniforms set on one
+// program over to another: a library runs its users' kernels its own way
+// (package balancer's strategies) without their knowing.
 //
 // # Timing
 //
