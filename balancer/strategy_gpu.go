@@ -267,7 +267,7 @@ func (l *Loop[T]) runStrategy(sol Solution, st *Stats) error {
 // doubling. A round in which every lane finds no work left is an empty
 // dispatch.
 func (l *Loop[T]) handoffRounds(m *gpuMachine[T], sr *strategyRun) (int, error) {
-	// No lane's work ever grows past the largest, and the largest shrinks
+	// No block's work ever grows past the largest, and the largest shrinks
 	// by min(quota, itself) every round: ceil(S/quota) rounds at most.
 	bound := int(ceilDiv64(uint64(sr.tasks), uint64(sr.chunk)))
 	// Perfectly balanced, ceil(S/L) tasks a lane take this many rounds.

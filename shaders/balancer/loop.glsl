@@ -113,8 +113,8 @@ void balancerIteration() {
 #define BALANCER_SHUFFLE_ROUNDS 8u
 
 // balancerState: offset[0..P), then at balancerHeader the header words
-// below, then at balancerLaneState the lanes' intervals (Left-Right
-// Handoff: two sets, one per round parity, of L lanes x 4 words).
+// below, then at balancerLaneState the blocks' intervals (Left-Right
+// Handoff: two sets, one per round parity, of ceil(L/64) blocks x 4 words).
 layout(std430, binding = BALANCER_STRATEGY_BINDING) coherent buffer BalancerStrategyState { uint balancerState[]; };
 
 uniform uint balancerTasks;     // S, < 2^32
@@ -122,7 +122,7 @@ uniform uint balancerChunk;     // work pool: tasks per grab; Left-Right Handoff
 uniform uint balancerMaxGrabs;  // work pool: grabs per lane
 uniform uint balancerSeed;      // random
 uniform uint balancerHeader;    // word index of the header in balancerState
-uniform uint balancerLaneState; // word index of the lanes' intervals
+uniform uint balancerLaneState; // word index of the blocks' intervals
 
 // Header words (balancer's hdr* constants).
 #define BALANCER_H_POOL 0u      // the work pool's next task
