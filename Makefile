@@ -48,3 +48,4 @@ FUZZ_TIME ?= 10s
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzReadNIfTI$$' -fuzztime $(FUZZ_TIME) ./rasterizer/volume
 	$(GO) test -run '^$$' -fuzz '^FuzzReadPLY$$' -fuzztime $(FUZZ_TIME) ./rasterizer/mesh
+	$(GO) test -run '^$$' -fuzz '^FuzzReadDIMACS$$' -fuzztime $(FUZZ_TIME) ./balancer/sssp
