@@ -12,7 +12,7 @@ import (
 func TestQuickPrintsBandwidthTable(t *testing.T) {
 	gputest.Context(t)
 	var out bytes.Buffer
-	if err := run(nil, &out); err != nil {
+	if err := run([]string{"quick"}, &out); err != nil {
 		t.Fatal(err)
 	}
 	s := out.String()

@@ -85,8 +85,11 @@ func newProgress(label string, total int) *progress {
 }
 
 // step reports that one more unit, what, is done.
-func (p *progress) step(what string) {
-	p.done++
+func (p *progress) step(what string) { p.stepN(1, what) }
+
+// stepN reports that n more units, what, are done.
+func (p *progress) stepN(n int, what string) {
+	p.done += n
 	if stderrIsTerminal && time.Since(p.start) > 500*time.Millisecond {
 		fmt.Fprintf(os.Stderr, "\r\033[K%s %d/%d %s", p.label, p.done, p.total, what)
 		p.shown = true

@@ -1,0 +1,381 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/dpgl/dpgl/balancer"
+	"github.com/dpgl/dpgl/rasterizer/dataset"
+	"github.com/dpgl/dpgl/rasterizer/raster"
+	"github.com/dpgl/dpgl/rasterizer/view"
+	"github.com/dpgl/dpgl/rasterizer/volume"
+)
+
+// expFlags are the flags of the commands that render a dataset (paper,
+// render, calibrate): one style, one parser, one set of defaults.
+type expFlags struct {
+	cmd string
+
+	volume    string
+	field     string
+	res       int
+	iso       float64
+	reduction int
+
+	width, height int
+	views         string
+	lanes         string
+	policies      string
+	out           string
+	calPath       string
+	recalibrate   bool
+	margin        float64
+
+	*commonFlags
+	fs *flag.FlagSet
+
+	// Set after parse.
+	viewList   []view.View
+	lanesList  []int // 0 = one lane per processor
+	policyList []balancer.Policy
+}
+
+// expDefaults are a command's defaults on a real GPU, and the smaller ones
+// it takes on a software renderer for flags not given.
+type expDefaults struct {
+	lanes, policies, out string
+	warmup, reps         int
+	// soft* apply on a software renderer (Caps().Software).
+	softRes, softSize, softWarmup, softReps int
+	softLanes                               string
+}
+
+func addExpFlags(fs *flag.FlagSet, cmd string, d expDefaults) *expFlags {
+	f := &expFlags{cmd: cmd, fs: fs}
+	fs.StringVar(&f.volume, "volume", "", "a NIfTI-1 volume (.nii or .nii.gz) to take the surface from instead of a built-in field, e.g. /usr/share/mricron/templates/ch2.nii.gz")
+	fs.StringVar(&f.field, "field", volume.Default().Name, "built-in field to sample: "+strings.Join(fieldNames(), ", "))
+	fs.IntVar(&f.res, "res", dataset.DefaultResolution, fmt.Sprintf("grid size per axis: a field is sampled at res^3; a volume is resampled so its longest axis has res samples when it has more (0: as it is) (software renderer: %d)", d.softRes))
+	fs.Float64Var(&f.iso, "iso", 0, "isovalue of the surface (default: the field's own; for -volume the middle of the volume's value range)")
+	fs.IntVar(&f.reduction, "reduction", dataset.DefaultReduction, "the unbalanced set is the balanced (marching-cubes) set decimated to 1/reduction of its triangles")
+	fs.IntVar(&f.width, "width", 512, fmt.Sprintf("image width in pixels (the paper's 512; software renderer: %d)", d.softSize))
+	fs.IntVar(&f.height, "height", 512, fmt.Sprintf("image height in pixels (the paper's 512; software renderer: %d)", d.softSize))
+	fs.StringVar(&f.views, "views", "all", "views, comma-separated, of "+strings.Join(viewNames(), " ")+`, or "all"`)
+	fs.StringVar(&f.lanes, "lanes", d.lanes, fmt.Sprintf(`Lanes values to sweep, comma-separated: invocations running each loop's solution phase (the paper's physical processors); "all" = one per processor (software renderer: %s; the balancer raises Lanes there so that no lane takes more than 4096 processors, and the tables say what ran)`, d.softLanes))
+	fs.StringVar(&f.policies, "policies", d.policies, "balancer policies, comma-separated: Never (the paper's original renderer, OR), CostEffective (the paper's load balancing, LB), Bounded (CostEffective's decisions without its gathering cost on balanced data), Always")
+	fs.StringVar(&f.out, "out", d.out, "folder for the result files (tables as Markdown and CSV, JSON, PNG images and plots)")
+	fs.StringVar(&f.calPath, "calibration", balancer.DefaultCalibrationPath(), "the calibration file holding each loop's overestimated cost, keyed by GL renderer")
+	fs.BoolVar(&f.recalibrate, "calibrate", false, "recalibrate the costs and save them, even if the file has them")
+	fs.Float64Var(&f.margin, "margin", balancer.DefaultMargin, "the constant, in iterations, a calibration adds to the largest measured cost")
+	f.commonFlags = addCommonFlags(fs, d.warmup, d.reps)
+	fs.Lookup("warmup").Usage += fmt.Sprintf(" (software renderer: %d)", d.softWarmup)
+	fs.Lookup("reps").Usage += fmt.Sprintf(" (software renderer: %d)", d.softReps)
+	return f
+}
+
+// given reports whether the flag was set on the command line.
+func (f *expFlags) given(name string) bool {
+	set := false
+	f.fs.Visit(func(fl *flag.Flag) {
+		if fl.Name == name {
+			set = true
+		}
+	})
+	return set
+}
+
+func (f *expFlags) errorf(flagName, value, format string, a ...any) error {
+	return fmt.Errorf("bench %s: -%s %s: %s", f.cmd, flagName, value, fmt.Sprintf(format, a...))
+}
+
+// check validates the flags and parses the lists.
+func (f *expFlags) check() error {
+	var err error
+	if f.res < 0 || f.res == 1 || (f.res == 0 && f.volume == "") {
+		return f.errorf("res", strconv.Itoa(f.res), "want a grid of at least 2 samples per axis")
+	}
+	if f.reduction < 1 {
+		return f.errorf("reduction", strconv.Itoa(f.reduction), "want 1 (no decimation) or more")
+	}
+	if f.width < 1 || f.width > raster.MaxImageSize {
+		return f.errorf("width", strconv.Itoa(f.width), "want 1..%d", raster.MaxImageSize)
+	}
+	if f.height < 1 || f.height > raster.MaxImageSize {
+		return f.errorf("height", strconv.Itoa(f.height), "want 1..%d", raster.MaxImageSize)
+	}
+	if f.reps < 1 {
+		return f.errorf("reps", strconv.Itoa(f.reps), "want at least 1")
+	}
+	if f.warmup < 0 {
+		return f.errorf("warmup", strconv.Itoa(f.warmup), "want 0 or more")
+	}
+	if math.IsNaN(f.iso) || math.IsInf(f.iso, 0) {
+		return f.errorf("iso", fmt.Sprint(f.iso), "want a finite number")
+	}
+	if !(f.margin >= 0) || math.IsInf(f.margin, 0) {
+		return f.errorf("margin", fmt.Sprint(f.margin), "want a finite number of iterations, 0 or more")
+	}
+	if f.volume != "" && f.given("field") {
+		return fmt.Errorf("bench %s: -volume and -field exclude each other", f.cmd)
+	}
+	if f.volume == "" {
+		if _, err := volume.ByName(f.field); err != nil {
+			return f.errorf("field", f.field, "no such built-in field (have %s)", strings.Join(fieldNames(), ", "))
+		}
+	}
+	if f.viewList, err = parseViews(f.views); err != nil {
+		return f.errorf("views", f.views, "%v", err)
+	}
+	if f.lanesList, err = parseLanes(f.lanes); err != nil {
+		return f.errorf("lanes", f.lanes, "%v", err)
+	}
+	if f.policyList, err = parsePolicies(f.policies); err != nil {
+		return f.errorf("policies", f.policies, "%v", err)
+	}
+	if f.calPath == "" {
+		return f.errorf("calibration", `""`, "want a file path")
+	}
+	return nil
+}
+
+// reduceForSoftware lowers the defaults of the flags not given on a
+// software renderer and says what it lowered.
+func (f *expFlags) reduceForSoftware(d expDefaults) []string {
+	var notes []string
+	if !f.given("res") && f.volume == "" && f.res > d.softRes {
+		notes = append(notes, fmt.Sprintf("-res %d (not %d)", d.softRes, f.res))
+		f.res = d.softRes
+	}
+	if !f.given("width") && !f.given("height") && (f.width > d.softSize || f.height > d.softSize) {
+		notes = append(notes, fmt.Sprintf("-width %d -height %d (not %dx%d)", d.softSize, d.softSize, f.width, f.height))
+		f.width, f.height = d.softSize, d.softSize
+	}
+	if !f.given("lanes") && f.lanes != d.softLanes {
+		notes = append(notes, fmt.Sprintf("-lanes %s (not %s)", d.softLanes, f.lanes))
+		f.lanes = d.softLanes
+		f.lanesList, _ = parseLanes(f.lanes)
+	}
+	if !f.given("reps") && f.reps > d.softReps {
+		notes = append(notes, fmt.Sprintf("-reps %d (not %d)", d.softReps, f.reps))
+		f.reps = d.softReps
+	}
+	if !f.given("warmup") && f.warmup > d.softWarmup {
+		notes = append(notes, fmt.Sprintf("-warmup %d (not %d)", d.softWarmup, f.warmup))
+		f.warmup = d.softWarmup
+	}
+	return notes
+}
+
+// makeDataset builds the balanced and unbalanced polygon sets the flags
+// name.
+func (f *expFlags) makeDataset() (*dataset.Pair, error) {
+	if f.volume == "" {
+		fl, _ := volume.ByName(f.field)
+		iso := fl.Iso
+		if f.given("iso") {
+			iso = float32(f.iso)
+		}
+		return f.checkPair(dataset.FromVolume(fmt.Sprintf("%s %d^3", fl.Name, f.res), fl.SampleCube(f.res), iso, f.reduction))
+	}
+	v, _, err := volume.LoadNIfTI(f.volume)
+	if err != nil {
+		return nil, fmt.Errorf("bench %s: -volume %s: %w", f.cmd, f.volume, err)
+	}
+	lo, hi := v.Range()
+	if f.res > 0 && max(v.Dims[0], v.Dims[1], v.Dims[2]) > f.res {
+		v = resample(v, f.res)
+	}
+	iso := (lo + hi) / 2
+	if f.given("iso") {
+		iso = float32(f.iso)
+	}
+	name := fmt.Sprintf("%s %dx%dx%d", filepath.Base(f.volume), v.Dims[0], v.Dims[1], v.Dims[2])
+	return f.checkPair(dataset.FromVolume(name, v, iso, f.reduction))
+}
+
+func (f *expFlags) checkPair(p *dataset.Pair) (*dataset.Pair, error) {
+	if p.Balanced.Len() == 0 {
+		lo, hi := p.Volume.Range()
+		return nil, f.errorf("iso", fmt.Sprint(p.Iso), "the surface of %s is empty there (its values run from %g to %g)", p.Name, lo, hi)
+	}
+	return p, nil
+}
+
+// resample samples v trilinearly on a grid whose longest axis has n
+// points, spanning the same box.
+func resample(v *volume.Volume, n int) *volume.Volume {
+	longest := max(v.Dims[0], v.Dims[1], v.Dims[2])
+	var dims [3]int
+	var sp [3]float32
+	for a := 0; a < 3; a++ {
+		dims[a] = max(2, int(math.Round(float64(v.Dims[a]-1)*float64(n-1)/float64(longest-1)))+1)
+		sp[a] = v.Spacing[a] * float32(v.Dims[a]-1) / float32(dims[a]-1)
+	}
+	out := volume.New(dims, sp, v.Origin)
+	// src maps an output index on axis a to the source's index and weight.
+	src := func(a, i int) (int, float32) {
+		x := float64(i) * float64(v.Dims[a]-1) / float64(dims[a]-1)
+		i0 := min(int(x), v.Dims[a]-2)
+		return i0, float32(x - float64(i0))
+	}
+	for z := 0; z < dims[2]; z++ {
+		z0, fz := src(2, z)
+		for y := 0; y < dims[1]; y++ {
+			y0, fy := src(1, y)
+			for x := 0; x < dims[0]; x++ {
+				x0, fx := src(0, x)
+				var acc float32
+				for k := 0; k < 8; k++ {
+					dx, dy, dz := k&1, k>>1&1, k>>2
+					wgt := lerpW(fx, dx) * lerpW(fy, dy) * lerpW(fz, dz)
+					if wgt != 0 {
+						acc += wgt * v.At(x0+dx, y0+dy, z0+dz)
+					}
+				}
+				out.Data[out.Index(x, y, z)] = acc
+			}
+		}
+	}
+	return out
+}
+
+func lerpW(f float32, d int) float32 {
+	if d == 0 {
+		return 1 - f
+	}
+	return f
+}
+
+func fieldNames() []string {
+	var out []string
+	for _, f := range volume.Fields() {
+		out = append(out, f.Name)
+	}
+	return out
+}
+
+func viewNames() []string {
+	var out []string
+	for _, v := range view.Paper() {
+		out = append(out, v.Name)
+	}
+	return out
+}
+
+// parseViews reads view names separated by commas outside parentheses
+// ("(0,0),M(45,45)"), or "all".
+func parseViews(s string) ([]view.View, error) {
+	if strings.TrimSpace(s) == "all" {
+		return view.Paper(), nil
+	}
+	var out []view.View
+	depth, start := 0, 0
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) {
+			switch s[i] {
+			case '(':
+				depth++
+				continue
+			case ')':
+				depth--
+				continue
+			case ',':
+				if depth > 0 {
+					continue
+				}
+			default:
+				continue
+			}
+		}
+		name := strings.ReplaceAll(strings.TrimSpace(s[start:i]), " ", "")
+		start = i + 1
+		v, err := view.ByName(name)
+		if err != nil {
+			return nil, fmt.Errorf("no view %q (have %s, or all)", name, strings.Join(viewNames(), " "))
+		}
+		for _, o := range out {
+			if o.Name == v.Name {
+				return nil, fmt.Errorf("view %s given twice", v.Name)
+			}
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// parseLanes reads Lanes values: positive numbers, or "all" (0).
+func parseLanes(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		n := 0
+		if f != "all" {
+			var err error
+			if n, err = strconv.Atoi(f); err != nil || n < 1 {
+				return nil, fmt.Errorf("%q is neither a positive number of lanes nor \"all\"", f)
+			}
+		}
+		for _, o := range out {
+			if o == n {
+				return nil, fmt.Errorf("%s given twice", lanesLabel(n))
+			}
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+func parsePolicies(s string) ([]balancer.Policy, error) {
+	var out []balancer.Policy
+	for _, f := range strings.Split(s, ",") {
+		p, err := balancer.ParsePolicy(strings.TrimSpace(f))
+		if err != nil {
+			return nil, fmt.Errorf("unknown policy %q (want Never, CostEffective, Bounded or Always)", strings.TrimSpace(f))
+		}
+		for _, o := range out {
+			if o == p {
+				return nil, fmt.Errorf("%v given twice", p)
+			}
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// lanesLabel names a Lanes value as the flag spells it.
+func lanesLabel(n int) string {
+	if n == 0 {
+		return "all"
+	}
+	return strconv.Itoa(n)
+}
+
+// policyLabel is the paper's name of a policy's renderer.
+func policyLabel(p balancer.Policy) string {
+	switch p {
+	case balancer.Never:
+		return "OR"
+	case balancer.CostEffective:
+		return "LB"
+	}
+	return p.String()
+}
+
+// slug makes a view or set name safe in a file name: "M(45,45)" → "M45-45".
+func slug(s string) string {
+	r := strings.NewReplacer("(", "", ")", "", ",", "-", " ", "_", "^", "")
+	return r.Replace(s)
+}
+
+// printReductions says what a software renderer lowered.
+func printReductions(w io.Writer, renderer string, notes []string) {
+	if len(notes) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "software renderer (%s): smaller defaults so that the run takes a minute or so:\n  %s\n  (give the flags to override; real GPUs run the full experiment)\n",
+		renderer, strings.Join(notes, ", "))
+}

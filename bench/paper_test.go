@@ -1,0 +1,361 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"image/png"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/dpgl/dpgl/balancer"
+	"github.com/dpgl/dpgl/gpu/gputest"
+	"github.com/dpgl/dpgl/rasterizer/volume"
+)
+
+// readCSV parses a results CSV into records keyed by the header.
+func readCSV(t *testing.T, path string) []map[string]string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if len(recs) < 2 {
+		t.Fatalf("%s: no rows", path)
+	}
+	var out []map[string]string
+	for _, r := range recs[1:] {
+		m := map[string]string{}
+		for i, h := range recs[0] {
+			m[h] = r[i]
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func num(t *testing.T, rec map[string]string, key string) float64 {
+	t.Helper()
+	v, err := strconv.ParseFloat(rec[key], 64)
+	if err != nil {
+		t.Fatalf("column %s: %q is not a number (%v)", key, rec[key], err)
+	}
+	return v
+}
+
+// TestPaperReduced runs a reduced experiment (a tiny dataset and image, two
+// views, one Lanes value, one repetition) and checks that every output is
+// produced and consistent: the tables parse, the images decode, the JSON
+// agrees with the CSV, every policy drew the same image, and the counts obey
+// what the policies promise.
+func TestPaperReduced(t *testing.T) {
+	gputest.Context(t)
+	dir := t.TempDir()
+	out, cal := filepath.Join(dir, "results"), filepath.Join(dir, "cal.json")
+	args := []string{"paper", "-res", "20", "-width", "64", "-height", "48", "-views", "(0,0),M(45,45)", "-lanes", "all",
+		"-reps", "1", "-warmup", "0", "-out", out, "-calibration", cal}
+	var buf bytes.Buffer
+	if err := run(args, &buf); err != nil {
+		t.Fatalf("%v\n%s", err, buf.String())
+	}
+	s := buf.String()
+	for _, want := range []string{"Table 1:", "Table 2: rendering the unbalanced set", "Table 3: rendering the balanced set", "Table 4:",
+		"Cost overestimates", "The paper's headline figures and ours", "8-33x", "27%",
+		"every policy and Lanes value drew the same image and primitive ids", "costs calibrated now", "LB did not balance the balanced set"} {
+		if !strings.Contains(s, want) && !(want == "LB did not balance the balanced set" && strings.Contains(s, "LB balanced the balanced set in")) {
+			t.Fatalf("output lacks %q:\n%s", want, s)
+		}
+	}
+
+	// The images, one per set and view, and the plots decode.
+	for _, name := range []string{"image-unbalanced-0-0.png", "image-unbalanced-M45-45.png", "image-balanced-0-0.png", "image-balanced-M45-45.png",
+		"plot-time-vs-lanes-unbalanced.png", "plot-time-vs-lanes-balanced.png", "plot-phase-times.png"} {
+		f, err := os.Open(filepath.Join(out, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(f)
+		f.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if b := img.Bounds(); strings.HasPrefix(name, "image-") && (b.Dx() != 64 || b.Dy() != 48) {
+			t.Fatalf("%s is %v, want 64x48", name, b)
+		}
+	}
+
+	// Table 1: both sets at both views, max >= avg.
+	t1 := readCSV(t, filepath.Join(out, "table1.csv"))
+	if len(t1) != 4 {
+		t.Fatalf("table1.csv has %d rows, want 4", len(t1))
+	}
+	for _, r := range t1 {
+		if num(t, r, "scan_max") < num(t, r, "scan_avg") || num(t, r, "zbuffer_max") < num(t, r, "zbuffer_avg") || num(t, r, "scan_max") < 1 {
+			t.Fatalf("table1.csv: implausible workloads %v", r)
+		}
+	}
+
+	// Tables 2 and 3: one row per view and policy.
+	var js paperReport
+	data, err := os.ReadFile(filepath.Join(out, "paper.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &js); err != nil {
+		t.Fatalf("paper.json: %v", err)
+	}
+	jsFrames := map[string]frameJSON{}
+	for _, fr := range js.Frames {
+		jsFrames[fr.Set+fr.View+fr.Policy] = fr
+	}
+	for i, name := range []string{"table2.csv", "table3.csv"} {
+		rows := readCSV(t, filepath.Join(out, name))
+		if len(rows) != 6 {
+			t.Fatalf("%s has %d rows, want 2 views x 3 policies", name, len(rows))
+		}
+		byPolicy := map[string]map[string]map[string]string{}
+		for _, r := range rows {
+			if r["set"] != setNames[i] || r["lanes"] != "all" || r["same_image"] != "true" {
+				t.Fatalf("%s: row %v", name, r)
+			}
+			if num(t, r, "gpu_ms_median") <= 0 || num(t, r, "wall_ms_median") <= 0 || num(t, r, "reps") != 1 {
+				t.Fatalf("%s: no timing in %v", name, r)
+			}
+			fj, ok := jsFrames[r["set"]+r["view"]+r["policy"]]
+			if !ok || strconv.FormatFloat(fj.GPUMs, 'g', 6, 64) != r["gpu_ms_median"] || strconv.Itoa(fj.Scan.Iterations) != r["scan_iterations"] {
+				t.Fatalf("%s row %v disagrees with paper.json %+v", name, r, fj)
+			}
+			if byPolicy[r["view"]] == nil {
+				byPolicy[r["view"]] = map[string]map[string]string{}
+			}
+			byPolicy[r["view"]][r["policy"]] = r
+		}
+		for v, pol := range byPolicy {
+			or, lb, bd := pol["Never"], pol["CostEffective"], pol["Bounded"]
+			if or == nil || lb == nil || bd == nil {
+				t.Fatalf("%s at %s lacks a policy: %v", name, v, pol)
+			}
+			if or["speedup_over_or"] != "1" || or["scan_balances"] != "0" || or["scan_gathers"] != "0" || or["zbuffer_balances"] != "0" {
+				t.Fatalf("%s: OR balanced or gathered at %s: %v", name, v, or)
+			}
+			// Bounded makes exactly CostEffective's decisions.
+			for _, k := range []string{"scan_iterations", "scan_balances", "zbuffer_iterations", "zbuffer_balances"} {
+				if lb[k] != bd[k] {
+					t.Fatalf("%s at %s: %s is %s for LB, %s for Bounded", name, v, k, lb[k], bd[k])
+				}
+			}
+			// Balancing only ever shortens a loop.
+			for _, loop := range []string{"scan", "zbuffer"} {
+				if num(t, lb, loop+"_iterations") > num(t, or, loop+"_iterations") {
+					t.Fatalf("%s at %s: LB ran %s iterations of %s, OR %s", name, v, lb[loop+"_iterations"], loop, or[loop+"_iterations"])
+				}
+				if num(t, lb, loop+"_balances") > 0 && num(t, lb, loop+"_iterations") == num(t, or, loop+"_iterations") {
+					t.Fatalf("%s at %s: LB balanced %s without saving an iteration", name, v, loop)
+				}
+			}
+		}
+	}
+
+	// Table 4 and the costs.
+	t4 := readCSV(t, filepath.Join(out, "table4.csv"))
+	if len(t4) != 6 {
+		t.Fatalf("table4.csv has %d rows, want 2 loops x 3 phases", len(t4))
+	}
+	for _, r := range t4 {
+		if n := num(t, r, "n"); n > 0 && !(num(t, r, "min_ms") <= num(t, r, "avg_ms") && num(t, r, "avg_ms") <= num(t, r, "max_ms")) {
+			t.Fatalf("table4.csv: min <= avg <= max fails: %v", r)
+		}
+	}
+	costsCSV := readCSV(t, filepath.Join(out, "costs.csv"))
+	if len(costsCSV) != 2 || num(t, costsCSV[0], "cost_iterations") <= 0 || costsCSV[1]["paper_cost"] != "32" {
+		t.Fatalf("costs.csv: %v", costsCSV)
+	}
+	md, err := os.ReadFile(filepath.Join(out, "paper.md"))
+	if err != nil || !bytes.Contains(md, []byte("### Table 2: rendering the unbalanced set")) || !bytes.Contains(md, []byte("| :--- |")) {
+		t.Fatalf("paper.md: %v\n%s", err, md)
+	}
+
+	if !js.Images.Identical || js.Images.Compared != 12 || js.Images.Images != 4 || js.Meta.Renderer == "" || js.Meta.Date == "" ||
+		js.Params.Width != 64 || js.Params.Views[1] != "M(45,45)" || len(js.Frames) != 12 || len(js.Files) != 14 {
+		t.Fatalf("paper.json: images %+v, meta %+v, params %+v, %d frames, files %v", js.Images, js.Meta, js.Params, len(js.Frames), js.Files)
+	}
+	for _, cc := range js.CostCheck {
+		if cc.Exceeded != (cc.Over > 0) || cc.Over > cc.Gathered {
+			t.Fatalf("paper.json: inconsistent cost check %+v", cc)
+		}
+	}
+
+	// The calibration was saved; a second run reads it.
+	c, err := balancer.LoadCalibration(cal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Lookup(js.Meta.Renderer, "scan conversion"); err != nil {
+		t.Fatal(err)
+	}
+	buf.Reset()
+	args[len(args)-3] = "" // -out ""
+	if err := run(args, &buf); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "costs from "+cal) || strings.Contains(buf.String(), "wrote") {
+		t.Fatalf("the second run did not read the calibration, or wrote files:\n%s", buf.String())
+	}
+}
+
+func TestRenderAndCalibrate(t *testing.T) {
+	gputest.Context(t)
+	dir := t.TempDir()
+	cal := filepath.Join(dir, "cal.json")
+	var buf bytes.Buffer
+	if err := run([]string{"calibrate", "-res", "20", "-width", "64", "-height", "64", "-views", "(0,0),(45,45)", "-lanes", "all", "-reps", "1", "-calibration", cal}, &buf); err != nil {
+		t.Fatalf("%v\n%s", err, buf.String())
+	}
+	if !regexp.MustCompile(`(?m)^scan conversion\s+[\d.]+\s+20\s`).MatchString(buf.String()) || !strings.Contains(buf.String(), "saved under") {
+		t.Fatalf("calibrate output:\n%s", buf.String())
+	}
+	c, err := balancer.LoadCalibration(cal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	renderer := gputest.Context(t).Caps().Renderer
+	for _, loop := range loopNames {
+		lc, err := c.Lookup(renderer, loop)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, buf.String())
+		}
+		if lc.CostIterations <= lc.Margin || lc.Runs < 1 || lc.MinSolveNs <= 0 {
+			t.Fatalf("%s: implausible calibration %+v", loop, lc)
+		}
+	}
+
+	buf.Reset()
+	out := filepath.Join(dir, "img")
+	if err := run([]string{"render", "-res", "20", "-width", "64", "-height", "64", "-views", "M(0,0)", "-lanes", "all", "-reps", "1", "-warmup", "0",
+		"-calibration", cal, "-out", out}, &buf); err != nil {
+		t.Fatalf("%v\n%s", err, buf.String())
+	}
+	s := buf.String()
+	if !strings.Contains(s, "costs from "+cal) || !strings.Contains(s, "every policy and Lanes value drew the same image") {
+		t.Fatalf("render output:\n%s", s)
+	}
+	// A row per policy and the GL pipeline's, per set.
+	for _, r := range []string{"OR", "LB", "Bounded"} {
+		if n := len(regexp.MustCompile(`(?m)^.{0,30}\s`+r+`\s+all\s+[\d.]+\s+[\d.]+\s+\d+%\s+\d+\s+\d+\s+\d+\s+\d+\s*$`).FindAllString(s, -1)); n != 2 {
+			t.Fatalf("%d rows for %s, want 2:\n%s", n, r, s)
+		}
+	}
+	agree := regexp.MustCompile(`GL pipeline\s+[\d.]+\s+[\d.]+\s+\d+%\s+([\d.]+)%`).FindAllStringSubmatch(s, -1)
+	if len(agree) != 2 {
+		t.Fatalf("no GL pipeline rows:\n%s", s)
+	}
+	for _, a := range agree {
+		if v, _ := strconv.ParseFloat(a[1], 64); v < 99 {
+			t.Fatalf("primitive ids agree with the GL pipeline on %s%% of covered pixels, want >= 99%%:\n%s", a[1], s)
+		}
+	}
+	for _, name := range []string{"image-unbalanced-M0-0.png", "image-balanced-M0-0.png"} {
+		f, err := os.Open(filepath.Join(out, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := png.Decode(f); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		f.Close()
+	}
+}
+
+func TestExperimentFlagErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"paper", "-views", "(1,1)"}, `-views (1,1): no view "(1,1)"`},
+		{[]string{"paper", "-views", "(0,0),(0,0)"}, "given twice"},
+		{[]string{"paper", "-lanes", "64,x"}, `-lanes 64,x: "x" is neither`},
+		{[]string{"paper", "-lanes", "0"}, `"0" is neither`},
+		{[]string{"paper", "-policies", "Never,Bounded"}, "-policies Never,Bounded: the experiment compares Never (OR) with CostEffective (LB)"},
+		{[]string{"render", "-policies", "Never,Sometimes"}, `unknown policy "Sometimes"`},
+		{[]string{"paper", "-res", "1"}, "-res 1: want a grid"},
+		{[]string{"calibrate", "-width", "0"}, "-width 0: want 1.."},
+		{[]string{"paper", "-height", "100000"}, "-height 100000"},
+		{[]string{"paper", "-reps", "0"}, "-reps 0: want at least 1"},
+		{[]string{"paper", "-warmup", "-1"}, "-warmup -1"},
+		{[]string{"paper", "-reduction", "0"}, "-reduction 0"},
+		{[]string{"paper", "-field", "cube"}, `-field cube: no such built-in field`},
+		{[]string{"paper", "-field", "sphere", "-volume", "x.nii"}, "-volume and -field exclude each other"},
+		{[]string{"paper", "-margin", "-2"}, "-margin -2"},
+		{[]string{"paper", "extra"}, `unexpected argument "extra"`},
+		{[]string{"render", "-bogus"}, "flag provided but not defined: -bogus"},
+	} {
+		var buf bytes.Buffer
+		err := run(c.args, &buf)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: got %v, want an error containing %q", c.args, err, c.want)
+		}
+	}
+}
+
+func TestParseViewsAndLanes(t *testing.T) {
+	vs, err := parseViews(" (0,0), M(45, 45),M(0,0)")
+	if err != nil || len(vs) != 3 || vs[0].Name != "(0,0)" || vs[1].Name != "M(45,45)" || vs[2].Magnification != 3 {
+		t.Fatalf("parseViews: %v %v", vs, err)
+	}
+	if vs, err := parseViews("all"); err != nil || len(vs) != 4 {
+		t.Fatalf("parseViews(all): %v %v", vs, err)
+	}
+	if ls, err := parseLanes("512, all,8192"); err != nil || len(ls) != 3 || ls[0] != 512 || ls[1] != 0 || ls[2] != 8192 {
+		t.Fatalf("parseLanes: %v %v", ls, err)
+	}
+	if slug("M(45,45)") != "M45-45" || slug("(0,0)") != "0-0" {
+		t.Fatal("slug")
+	}
+	if countDiffer([]uint32{1, 2, 3}, []uint32{4, 5, 6}, []uint32{1, 2, 9}, []uint32{4, 0, 6}) != 2 {
+		t.Fatal("countDiffer")
+	}
+}
+
+// TestResample checks the trilinear resampling of NIfTI volumes: a linear
+// field is reproduced exactly, and the box is kept.
+func TestResample(t *testing.T) {
+	v := volume.New([3]int{9, 5, 17}, [3]float32{0.5, 1, 0.25}, [3]float32{1, 2, 3})
+	lin := func(x, y, z float32) float32 { return 2*x - y + 0.5*z + 1 }
+	for z := 0; z < 17; z++ {
+		for y := 0; y < 5; y++ {
+			for x := 0; x < 9; x++ {
+				p := v.Position(x, y, z)
+				v.Data[v.Index(x, y, z)] = lin(p[0], p[1], p[2])
+			}
+		}
+	}
+	r := resample(v, 9)
+	if r.Dims != [3]int{5, 3, 9} {
+		t.Fatalf("dims %v, want [5 3 9]", r.Dims)
+	}
+	lo0, hi0 := v.Bounds()
+	lo1, hi1 := r.Bounds()
+	for a := 0; a < 3; a++ {
+		if d := hi1[a] - hi0[a]; lo1[a] != lo0[a] || d > 1e-5 || d < -1e-5 {
+			t.Fatalf("bounds %v-%v, want %v-%v", lo1, hi1, lo0, hi0)
+		}
+	}
+	for z := 0; z < r.Dims[2]; z++ {
+		for y := 0; y < r.Dims[1]; y++ {
+			for x := 0; x < r.Dims[0]; x++ {
+				p := r.Position(x, y, z)
+				if got, want := r.At(x, y, z), lin(p[0], p[1], p[2]); got-want > 1e-4 || want-got > 1e-4 {
+					t.Fatalf("at %d,%d,%d: %v, want %v", x, y, z, got, want)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,240 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"math"
+	"strconv"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+
+	"github.com/dpgl/dpgl/balancer"
+)
+
+// policyColors: OR red, LB blue, Bounded green, Always grey.
+var policyColors = map[balancer.Policy]color.RGBA{
+	balancer.Never:         {R: 200, G: 40, B: 40, A: 255},
+	balancer.CostEffective: {R: 30, G: 90, B: 200, A: 255},
+	balancer.Bounded:       {R: 20, G: 150, B: 60, A: 255},
+	balancer.Always:        {R: 110, G: 110, B: 110, A: 255},
+}
+
+// positive keeps log axes defined: a zero time (a clock too coarse) is
+// drawn at a nanosecond.
+func positive(x float64) float64 { return max(x, 1e-6) }
+
+// tiles draws plots in a grid of the given columns into a PNG.
+func tiles(plots []*plot.Plot, cols int, w, h vg.Length) ([]byte, error) {
+	rows := (len(plots) + cols - 1) / cols
+	grid := make([][]*plot.Plot, rows)
+	for i := range grid {
+		grid[i] = make([]*plot.Plot, cols)
+	}
+	for i, p := range plots {
+		grid[i/cols][i%cols] = p
+	}
+	img := vgimg.New(w, h)
+	dc := draw.New(img)
+	t := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Millimeter * 4, PadY: vg.Millimeter * 4,
+		PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
+	canvases := plot.Align(grid, t, dc)
+	for j := range grid {
+		for i, p := range grid[j] {
+			if p != nil {
+				p.Draw(canvases[j][i])
+			}
+		}
+	}
+	var b bytes.Buffer
+	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(&b); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// lanesTicks labels the positions 0..n-1 of the Lanes values.
+func lanesTicks(lanes []int) plot.ConstantTicks {
+	var t plot.ConstantTicks
+	for i, l := range lanes {
+		t = append(t, plot.Tick{Value: float64(i), Label: lanesLabel(l)})
+	}
+	return t
+}
+
+// writePlots draws frame time over Lanes per view (one file per set) and
+// the phase-time ranges of LB's loops.
+func (p *paperRun) writePlots(dir string) ([]string, error) {
+	var files []string
+	f := p.f
+	for set := range setNames {
+		var plots []*plot.Plot
+		for _, v := range f.viewList {
+			pl := plot.New()
+			pl.Title.Text = fmt.Sprintf("%s set, %s", setNames[set], v.Name)
+			pl.X.Label.Text = "lanes"
+			pl.Y.Label.Text = "frame time (ms, GPU)"
+			pl.Y.Scale = plot.LogScale{}
+			pl.Y.Tick.Marker = logTicks{}
+			pl.X.Tick.Marker = lanesTicks(f.lanesList)
+			pl.X.Min, pl.X.Max = -0.3, float64(len(f.lanesList)-1)+0.3
+			pl.Legend.Top = true
+			for _, pol := range f.policyList {
+				xys := make(plotter.XYs, len(f.lanesList))
+				for i, l := range f.lanesList {
+					xys[i] = plotter.XY{X: float64(i), Y: positive(ms(p.frame(set, v.Name, l, pol).Time.Median))}
+				}
+				line, pts, err := plotter.NewLinePoints(xys)
+				if err != nil {
+					return files, err
+				}
+				c := policyColors[pol]
+				line.Color, pts.Color = c, c
+				line.Width = vg.Points(1.5)
+				pl.Add(line, pts)
+				pl.Legend.Add(policyLabel(pol), line, pts)
+			}
+			plots = append(plots, pl)
+		}
+		cols := min(2, len(plots))
+		png, err := tiles(plots, cols, vg.Points(float64(330*cols)), vg.Points(float64(260*((len(plots)+cols-1)/cols))))
+		if err != nil {
+			return files, fmt.Errorf("bench: plotting: %w", err)
+		}
+		if err := writeFile(dir, fmt.Sprintf("plot-time-vs-lanes-%s.png", setNames[set]), png, &files); err != nil {
+			return files, err
+		}
+	}
+
+	// Phase times: per loop and phase, LB's minimum, average and maximum
+	// over all iterations of all views, one mark per Lanes value.
+	var plots []*plot.Plot
+	phases := []string{"gather", "redistribute", "solve"}
+	for set := range setNames {
+		pl := plot.New()
+		pl.Title.Text = fmt.Sprintf("LB phase times, %s set (min, avg, max)", setNames[set])
+		pl.Y.Label.Text = "ms (GPU)"
+		pl.Y.Scale = plot.LogScale{}
+		pl.Y.Tick.Marker = logTicks{}
+		var ticks plot.ConstantTicks
+		for li, ln := range []string{"scan", "z-buffer"} {
+			for pi, ph := range phases {
+				ticks = append(ticks, plot.Tick{Value: float64(li*len(phases) + pi), Label: ln + "\n" + ph})
+			}
+		}
+		pl.X.Tick.Marker = ticks
+		pl.X.Min, pl.X.Max = -0.5, float64(2*len(phases))-0.5
+		pl.Legend.Top = true
+		n := len(f.lanesList)
+		for k, l := range f.lanesList {
+			var agg [2]loopRun
+			for _, v := range f.viewList {
+				fr := p.frame(set, v.Name, l, balancer.CostEffective)
+				for i, lr := range []*loopRun{&fr.Scan, &fr.Z} {
+					mergePhase(&agg[i].Gather, lr.Gather)
+					mergePhase(&agg[i].Redistribute, lr.Redistribute)
+					mergePhase(&agg[i].Solve, lr.Solve)
+				}
+			}
+			var pts rangePoints
+			for li := range agg {
+				for pi, t := range []balancer.PhaseTimes{agg[li].Gather, agg[li].Redistribute, agg[li].Solve} {
+					if t.N == 0 {
+						continue
+					}
+					// Lanes values side by side within a phase's slot.
+					x := float64(li*len(phases)+pi) + (float64(k)-float64(n-1)/2)*0.6/float64(max(n, 2))
+					pts = append(pts, rangePoint{x, positive(ms(t.Min)), positive(ms(t.Avg())), positive(ms(t.Max))})
+				}
+			}
+			if len(pts) == 0 {
+				continue
+			}
+			sc, err := plotter.NewScatter(pts)
+			if err != nil {
+				return files, err
+			}
+			eb, err := plotter.NewYErrorBars(pts)
+			if err != nil {
+				return files, err
+			}
+			c := lanesColor(k, n)
+			sc.Color, eb.Color = c, c
+			sc.Shape = draw.CircleGlyph{}
+			pl.Add(eb, sc)
+			pl.Legend.Add("lanes "+lanesLabel(l), sc)
+		}
+		plots = append(plots, pl)
+	}
+	png, err := tiles(plots, 2, vg.Points(720), vg.Points(300))
+	if err != nil {
+		return files, fmt.Errorf("bench: plotting: %w", err)
+	}
+	if err := writeFile(dir, "plot-phase-times.png", png, &files); err != nil {
+		return files, err
+	}
+	return files, nil
+}
+
+// lanesColor shades from light to dark blue over the Lanes values.
+func lanesColor(k, n int) color.RGBA {
+	t := 0.0
+	if n > 1 {
+		t = float64(k) / float64(n-1)
+	}
+	return color.RGBA{R: uint8(120 - 100*t), G: uint8(170 - 120*t), B: uint8(230 - 80*t), A: 255}
+}
+
+// rangePoint is an average with its minimum and maximum.
+type rangePoint struct{ x, min, avg, max float64 }
+
+type rangePoints []rangePoint
+
+func (r rangePoints) Len() int                    { return len(r) }
+func (r rangePoints) XY(i int) (float64, float64) { return r[i].x, r[i].avg }
+
+// YError is relative to the average, as plotter.YErrorBars wants it; the
+// low end stays above 0 on a log axis.
+func (r rangePoints) YError(i int) (float64, float64) {
+	return math.Max(r[i].avg-r[i].min, 0), math.Max(r[i].max-r[i].avg, 0)
+}
+
+// logTicks labels 1, 2 and 5 times the powers of ten on a log axis (with
+// unlabelled ticks at the other integers), so that a range within one
+// decade still gets labels; plot.LogTicks labels powers of ten only.
+type logTicks struct{}
+
+func (logTicks) Ticks(lo, hi float64) []plot.Tick {
+	if !(lo > 0) || !(hi >= lo) {
+		return nil
+	}
+	var out []plot.Tick
+	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
+		base := math.Pow(10, e)
+		for m := 1; m < 10; m++ {
+			v := float64(m) * base
+			if v < lo*(1-1e-9) || v > hi*(1+1e-9) {
+				continue
+			}
+			t := plot.Tick{Value: v}
+			if m == 1 || m == 2 || m == 5 {
+				t.Label = strconv.FormatFloat(v, 'g', 3, 64)
+			}
+			out = append(out, t)
+		}
+	}
+	labelled := 0
+	for _, t := range out {
+		if t.Label != "" {
+			labelled++
+		}
+	}
+	if labelled < 2 { // a narrow range: label its ends
+		out = append(out, plot.Tick{Value: lo, Label: strconv.FormatFloat(lo, 'g', 3, 64)}, plot.Tick{Value: hi, Label: strconv.FormatFloat(hi, 'g', 3, 64)})
+	}
+	return out
+}
