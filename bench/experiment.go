@@ -72,7 +72,11 @@ func newExperiment(c *gpu.Context, f *expFlags) (e *experiment, err error) {
 		}
 	}()
 	start := time.Now()
-	if e.pair, err = f.makeDataset(); err != nil {
+	pr := newProgress("dataset", 1)
+	pr.show("sampling the volume, marching cubes, decimation")
+	e.pair, err = f.makeDataset()
+	pr.clear()
+	if err != nil {
 		return e, err
 	}
 	e.buildTime = time.Since(start)

@@ -146,7 +146,7 @@ func (f *expFlags) check() error {
 // software renderer and says what it lowered.
 func (f *expFlags) reduceForSoftware(d expDefaults) []string {
 	var notes []string
-	if !f.given("res") && f.volume == "" && f.res > d.softRes {
+	if !f.given("res") && f.res > d.softRes {
 		notes = append(notes, fmt.Sprintf("-res %d (not %d)", d.softRes, f.res))
 		f.res = d.softRes
 	}

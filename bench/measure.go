@@ -96,6 +96,14 @@ func (p *progress) stepN(n int, what string) {
 	}
 }
 
+// show prints what is under way now, for one step that may take seconds.
+func (p *progress) show(what string) {
+	if stderrIsTerminal {
+		fmt.Fprintf(os.Stderr, "\r\033[K%s: %s", p.label, what)
+		p.shown = true
+	}
+}
+
 // clear removes the progress line so that results print cleanly.
 func (p *progress) clear() {
 	if p.shown {

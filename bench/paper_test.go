@@ -262,6 +262,18 @@ func TestRenderAndCalibrate(t *testing.T) {
 			t.Fatalf("primitive ids agree with the GL pipeline on %s%% of covered pixels, want >= 99%%:\n%s", a[1], s)
 		}
 	}
+	// Run-time failures name the flag and value.
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"paper", "-res", "16", "-iso", "50", "-out", "", "-calibration", cal}, "-iso 50: the surface of perforator 16^3 is empty there"},
+		{[]string{"render", "-volume", filepath.Join(dir, "none.nii.gz"), "-calibration", cal}, "-volume " + filepath.Join(dir, "none.nii.gz")},
+	} {
+		if err := run(c.args, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: got %v, want an error containing %q", c.args, err, c.want)
+		}
+	}
 	for _, name := range []string{"image-unbalanced-M0-0.png", "image-balanced-M0-0.png"} {
 		f, err := os.Open(filepath.Join(out, name))
 		if err != nil {

@@ -233,8 +233,8 @@ func (r *paperReport) timeTable(set int, title string) *resultTable {
 			for _, pol := range f.policyList {
 				fr := p.frame(set, v.Name, l, pol)
 				row = append(row, fmt.Sprintf("%s (%s)", fmtMs(fr.Time.Median), fmtMs(fr.Time.Wall)))
-				if s := lanesRan(fr); s != "" {
-					raised = append(raised, fmt.Sprintf("%s lanes %s %s: %s", v.Name, lanesLabel(l), policyLabel(pol), s))
+				if s := lanesRan(fr); s != "" && pol == balancer.Never {
+					raised = append(raised, fmt.Sprintf("%s lanes %s: %s", v.Name, lanesLabel(l), s))
 				}
 			}
 			for _, pol := range f.policyList {
