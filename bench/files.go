@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/dpgl/dpgl/rasterizer"
@@ -127,10 +128,10 @@ func (p *paperRun) writeFiles(r *paperReport) ([]string, error) {
 	var md bytes.Buffer
 	fmt.Fprintf(&md, "# The paper's experiment on %s\n\n", r.Meta.Renderer)
 	fmt.Fprintf(&md, "`%s` — %s, %s, %s.\n\n", r.Meta.Command, r.Meta.Driver, r.Meta.Vendor, r.Meta.Date)
-	fmt.Fprintf(&md, "Dataset: %s. Image %dx%d; lanes %v; %d repetitions (median) after %d warm-up; visibility %s.\n\n",
-		p.e.describe(), r.Params.Width, r.Params.Height, r.Params.Lanes, r.Params.Reps, r.Params.Warmup, r.Params.Visibility)
+	fmt.Fprintf(&md, "Dataset: %s. Image %dx%d; lanes %s; %d repetitions (median) after %d warm-up; visibility %s.\n\n",
+		p.e.describe(), r.Params.Width, r.Params.Height, strings.Join(r.Params.Lanes, ", "), r.Params.Reps, r.Params.Warmup, r.Params.Visibility)
 	if len(r.Meta.Reduced) > 0 {
-		fmt.Fprintf(&md, "Reduced for a software renderer: %v.\n\n", r.Meta.Reduced)
+		fmt.Fprintf(&md, "Reduced for a software renderer: %s.\n\n", strings.Join(r.Meta.Reduced, ", "))
 	}
 	for _, n := range r.CostNotes {
 		fmt.Fprintf(&md, "%s.\n\n", n)
