@@ -170,7 +170,7 @@ func loadOrCalibrate(e *experiment, f *expFlags, pr *progress) ([2]loopCost, []s
 
 var calibrateDefaults = expDefaults{
 	lanes: paperDefaults.lanes, policies: "Always", out: "", warmup: 1, reps: 3,
-	softRes: paperDefaults.softRes, softSize: paperDefaults.softSize, softWarmup: 1, softReps: 1, softLanes: paperDefaults.softLanes,
+	softRes: paperDefaults.softRes, softSize: paperDefaults.softSize, softWarmup: 1, softReps: 3, softLanes: paperDefaults.softLanes,
 }
 
 func runCalibrate(args []string, w io.Writer) error {
@@ -207,7 +207,7 @@ func runCalibrate(args []string, w io.Writer) error {
 		return err
 	}
 	defer e.delete()
-	fmt.Fprintf(w, "dataset: %s\nimage %dx%d, views %s, lanes %s, %d runs each after %d warm-up\n\n", e.describe(), e.w, e.h,
+	fmt.Fprintf(w, "dataset: %s\nimage %dx%d, views %s, lanes %s, %d repetitions each after %d warm-up\n\n", e.describe(), e.w, e.h,
 		strings.Join(viewNamesOf(f), " "), f.lanes, f.reps, max(f.warmup, 1))
 	pr := newProgress("calibrate", calibrationSteps(f))
 	measured, errs, err := calibrateLoops(e, f, f.reps, pr)
