@@ -226,7 +226,7 @@ func (p *paperRun) report() *paperReport {
 	if e.r.Visibility64() {
 		r.Params.Visibility = "64-bit atomicMin"
 	} else {
-		r.Params.Visibility = "32-bit, two passes"
+		r.Params.Visibility = visibility32
 	}
 
 	// Table 1: the workloads as the loops saw them (OR's first Lanes value:

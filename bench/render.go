@@ -92,7 +92,7 @@ func runRender(args []string, w io.Writer) error {
 		return err
 	}
 	cost := costs{Scan: lc[0].Cost, Z: lc[1].Cost}
-	vis := "32-bit visibility, two z-buffer passes"
+	vis := "32-bit visibility: the loop's depth pass, then an id pass by load-balancing search"
 	if e.r.Visibility64() {
 		vis = "64-bit visibility"
 	}

@@ -268,9 +268,12 @@ func (r *paperReport) timeTable(set int, title string) *resultTable {
 	return t
 }
 
+// visibility32 names the z-buffer scheme of drivers without 64-bit atomics.
+const visibility32 = "32-bit: depths, then ids by search"
+
 func (r *paperReport) passNote() string {
-	if r.Params.Visibility == "32-bit, two passes" {
-		return " (the z-buffer loop runs twice a frame, depth then primitive ids, without 64-bit atomics: its counts are one pass's, its time both)"
+	if r.Params.Visibility == visibility32 {
+		return " (without 64-bit atomics the z-buffer's tasks run a second time, once over all tasks by load-balancing search, to keep each pixel's lowest primitive id at its depth: the counts are the loop's, its time includes both)"
 	}
 	return ""
 }

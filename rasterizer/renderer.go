@@ -61,10 +61,12 @@ type FrameStats struct {
 	// z-buffer loop's tasks.
 	Spans, Pixels int64
 	// The loops' balancer statistics. With the 32-bit visibility scheme the
-	// z-buffer loop runs twice (depth, then primitive ids): ZBuffer is the
-	// first run, ZBufferIDs the second.
+	// z-buffer's tasks run twice: ZBuffer is the paper's loop (the depth
+	// test under the configured policy), ZBufferIDs the pass that then
+	// keeps the lowest primitive id at each pixel's depth, run once over all
+	// tasks with balancer.Search.
 	ScanConversion, ZBuffer, ZBufferIDs balancer.Stats
-	Visibility                          string // "64-bit atomicMin" or "32-bit, two passes"
+	Visibility                          string // "64-bit atomicMin" or "32-bit: depths, then ids by search"
 	// GPU time of each stage and of the frame, from timestamps; Wall is
 	// the host's time for Render, read-backs for the decisions included.
 	SetupTime, ScanTime, ZBufferTime, ResolveTime, Total, Wall time.Duration
@@ -286,7 +288,7 @@ func (r *Renderer) Render(m *mesh.GPU, cam view.Camera) (FrameStats, error) {
 	if r.vis64 {
 		st.Visibility = "64-bit atomicMin"
 	} else {
-		st.Visibility = "32-bit, two passes"
+		st.Visibility = "32-bit: depths, then ids by search"
 	}
 	r.c.Do(func() { r.stamps[0].Record() })
 
@@ -362,33 +364,28 @@ func (r *Renderer) Render(m *mesh.GPU, cam view.Camera) (FrameStats, error) {
 			return st, err
 		}
 		st.Pixels = pixels
-		passes := 1
-		if !r.vis64 {
-			passes = 2
+		st.ZBuffer, err = r.zLoop.Run(r.zSolution(r.zSol[0]))
+		if err != nil {
+			return st, err
 		}
-		for pass := 0; pass < passes; pass++ {
-			if pass > 0 {
-				// The loop starts again from the same spans.
-				if _, err := r.spanLengths(spans); err != nil {
-					return st, err
-				}
-			}
-			prog := r.zSol[pass]
-			zs, err := r.zLoop.Run(balancer.SolutionFunc(func(it *balancer.Iteration) {
-				r.c.BindStorage(3, r.spans)
-				r.c.BindStorage(4, r.tris)
-				r.c.BindStorage(5, r.depth)
-				r.c.BindStorage(6, r.prims)
-				prog.SetInt("width", int32(w))
-				it.Dispatch(prog)
-			}))
-			if err != nil {
+		if !r.vis64 {
+			// The primitive-id pass is not the paper's loop but the price of
+			// lacking 64-bit atomics: it runs once over every (span, pixel)
+			// task with the load-balancing search, one invocation a task.
+			if _, err := r.spanLengths(spans); err != nil {
 				return st, err
 			}
-			if pass == 0 {
-				st.ZBuffer = zs
-			} else {
-				st.ZBufferIDs = zs
+			cfg := r.opts.ZBuffer
+			cfg.Policy, cfg.Strategy, cfg.Lanes = balancer.Never, balancer.Search, 0
+			if err := r.zLoop.SetConfig(cfg); err != nil {
+				return st, err
+			}
+			st.ZBufferIDs, err = r.zLoop.Run(r.zSolution(r.zSol[1]))
+			if serr := r.zLoop.SetConfig(r.opts.ZBuffer); err == nil {
+				err = serr
+			}
+			if err != nil {
+				return st, err
 			}
 		}
 	}
@@ -414,6 +411,18 @@ func (r *Renderer) Render(m *mesh.GPU, cam view.Camera) (FrameStats, error) {
 	st.SetupTime, st.ScanTime, st.ZBufferTime, st.ResolveTime, st.Total = d(0, 1), d(1, 2), d(2, 3), d(3, 4), d(0, 4)
 	st.Wall = time.Since(start)
 	return st, nil
+}
+
+// zSolution binds the z-buffer kernel prog's buffers and dispatches it.
+func (r *Renderer) zSolution(prog *gpu.Program) balancer.Solution {
+	return balancer.SolutionFunc(func(it *balancer.Iteration) {
+		r.c.BindStorage(3, r.spans)
+		r.c.BindStorage(4, r.tris)
+		r.c.BindStorage(5, r.depth)
+		r.c.BindStorage(6, r.prims)
+		prog.SetInt("width", int32(r.opts.Width))
+		it.Dispatch(prog)
+	})
 }
 
 // spanLengths loads the z-buffer loop with the spans and returns the
