@@ -376,6 +376,6 @@ func printReductions(w io.Writer, renderer string, notes []string) {
 	if len(notes) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "software renderer (%s): smaller defaults so that the run takes a minute or so:\n  %s\n  (give the flags to override; real GPUs run the full experiment)\n",
+	fmt.Fprintf(w, "software renderer (%s): smaller defaults so that the run takes well under a minute:\n  %s\n  (give the flags to override; real GPUs run the full experiment)\n",
 		renderer, strings.Join(notes, ", "))
 }

@@ -20,7 +20,7 @@ func init() {
 
 // paperDefaults: on a GPU the Lanes sweep runs from a few SMs' worth of
 // invocations to one per processor (the paper's 32…512 CM-5 nodes); on a
-// software renderer the experiment shrinks to finish in about a minute on
+// software renderer the experiment shrinks to finish in well under a minute on
 // two cores.
 var paperDefaults = expDefaults{
 	lanes: "512,2048,8192,32768,all", policies: "Never,CostEffective,Bounded", out: "results", warmup: 1, reps: 5,
@@ -70,7 +70,7 @@ func runPaper(args []string, w io.Writer) error {
 		"whether any iteration exceeded them, and the paper's headline figures beside ours; checks that every policy draws\n"+
 		"the same image. Writes the tables (Markdown, CSV), paper.json, one PNG per set and view, and plots to -out.\n"+
 		"The costs come from -calibration, or are calibrated first (see `bench calibrate`). On a software renderer\n"+
-		"(llvmpipe) the defaults shrink to finish in about a minute; the output says what was reduced.")
+		"(llvmpipe) the defaults shrink to finish in well under a minute; the output says what was reduced.")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
