@@ -24,7 +24,7 @@ func init() {
 // two cores.
 var paperDefaults = expDefaults{
 	lanes: "512,2048,8192,32768,all", policies: "Never,CostEffective,Bounded", out: "results", warmup: 1, reps: 5,
-	softRes: 64, softSize: 256, softWarmup: 0, softReps: 5, softLanes: "all",
+	softRes: 64, softSize: 256, softWarmup: 0, softReps: 3, softLanes: "256,all",
 }
 
 // frameKey names one measured configuration.
