@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/dpgl/dpgl/balancer"
-	"github.com/dpgl/dpgl/gpu"
 	"github.com/dpgl/dpgl/rasterizer"
 )
 
@@ -182,24 +181,14 @@ func runCalibrate(args []string, w io.Writer) error {
 		"gathering plus its longest redistribution over its shortest solution phase; the estimate is the largest cost\n"+
 		"plus -margin. The costs are saved in -calibration under this GL renderer's name, where `bench paper` and\n"+
 		"`bench render` find them. -policies, -out are not used.")
-	if err := fs.Parse(args); err != nil {
+	if err := parseExp(fs, f, args); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("bench calibrate: unexpected argument %q", fs.Arg(0))
-	}
-	if err := f.check(); err != nil {
-		return err
-	}
-	c, err := gpu.NewHeadless()
+	c, reduced, err := openExp(f, calibrateDefaults)
 	if err != nil {
 		return err
 	}
 	defer c.Delete()
-	var reduced []string
-	if c.Caps().Software {
-		reduced = f.reduceForSoftware(calibrateDefaults)
-	}
 	fmt.Fprintf(w, "calibrating the renderer's loops on %s (%s)\n", c.Caps().Renderer, c.Caps().Version)
 	printReductions(w, c.Caps().Renderer, reduced)
 	e, err := newExperiment(c, f)

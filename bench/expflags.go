@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/dpgl/dpgl/balancer"
+	"github.com/dpgl/dpgl/gpu"
 	"github.com/dpgl/dpgl/rasterizer/dataset"
 	"github.com/dpgl/dpgl/rasterizer/raster"
 	"github.com/dpgl/dpgl/rasterizer/view"
@@ -372,6 +373,33 @@ func slug(s string) string {
 }
 
 // printReductions says what a software renderer lowered.
+// parseExp parses a measuring command's arguments into f and checks them;
+// the command takes flags only.
+func parseExp(fs *flag.FlagSet, f *expFlags, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("bench %s: unexpected argument %q (flags come after the command)", fs.Name(), fs.Arg(0))
+	}
+	return f.check()
+}
+
+// openExp makes the headless context and, on a software renderer, shrinks
+// the defaults f was not given; it returns what it shrank. The caller
+// deletes the context.
+func openExp(f *expFlags, d expDefaults) (*gpu.Context, []string, error) {
+	c, err := gpu.NewHeadless()
+	if err != nil {
+		return nil, nil, err
+	}
+	var reduced []string
+	if c.Caps().Software {
+		reduced = f.reduceForSoftware(d)
+	}
+	return c, reduced, nil
+}
+
 func printReductions(w io.Writer, renderer string, notes []string) {
 	if len(notes) == 0 {
 		return

@@ -71,28 +71,19 @@ func runPaper(args []string, w io.Writer) error {
 		"the same image. Writes the tables (Markdown, CSV), paper.json, one PNG per set and view, and plots to -out.\n"+
 		"The costs come from -calibration, or are calibrated first (see `bench calibrate`). On a software renderer\n"+
 		"(llvmpipe) the defaults shrink to finish in well under a minute; the output says what was reduced.")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("bench paper: unexpected argument %q (flags come after the command)", fs.Arg(0))
-	}
-	if err := f.check(); err != nil {
+	if err := parseExp(fs, f, args); err != nil {
 		return err
 	}
 	if !slices.Contains(f.policyList, balancer.Never) || !slices.Contains(f.policyList, balancer.CostEffective) {
 		return f.errorf("policies", f.policies, "the experiment compares Never (OR) with CostEffective (LB): name both")
 	}
 	start := time.Now()
-	c, err := gpu.NewHeadless()
+	c, reduced, err := openExp(f, paperDefaults)
 	if err != nil {
 		return err
 	}
 	defer c.Delete()
-	p := &paperRun{f: f, caps: *c.Caps(), date: time.Now(), args: args, index: map[frameKey]*frameResult{}}
-	if p.caps.Software {
-		p.reduced = f.reduceForSoftware(paperDefaults)
-	}
+	p := &paperRun{f: f, caps: *c.Caps(), date: time.Now(), args: args, index: map[frameKey]*frameResult{}, reduced: reduced}
 	fmt.Fprintf(w, "The paper's experiment (Ahrens & Hansen 1995, §4) on %s\n  (%s, %s; %s)\n", p.caps.Renderer, p.caps.Version, p.caps.Vendor, p.date.Format("2006-01-02 15:04 MST"))
 	printReductions(w, p.caps.Renderer, p.reduced)
 	if p.e, err = newExperiment(c, f); err != nil {

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dpgl/dpgl/gpu"
 	"github.com/dpgl/dpgl/rasterizer"
 	"github.com/dpgl/dpgl/rasterizer/view"
 )
@@ -59,24 +58,14 @@ func runRender(args []string, w io.Writer) error {
 		"operations of both loops, and the GPU's own pipeline drawing the same triangles (its time, and the fraction of\n"+
 		"covered pixels whose primitive ids agree with ours). Checks that every policy draws the same image. With -out,\n"+
 		"writes one PNG per set and view. The costs come from -calibration, or are calibrated first.")
-	if err := fs.Parse(args); err != nil {
+	if err := parseExp(fs, f, args); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("bench render: unexpected argument %q (flags come after the command)", fs.Arg(0))
-	}
-	if err := f.check(); err != nil {
-		return err
-	}
-	c, err := gpu.NewHeadless()
+	c, reduced, err := openExp(f, renderDefaults)
 	if err != nil {
 		return err
 	}
 	defer c.Delete()
-	var reduced []string
-	if c.Caps().Software {
-		reduced = f.reduceForSoftware(renderDefaults)
-	}
 	fmt.Fprintf(w, "render on %s (%s)\n", c.Caps().Renderer, c.Caps().Version)
 	printReductions(w, c.Caps().Renderer, reduced)
 	e, err := newExperiment(c, f)
