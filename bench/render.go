@@ -103,7 +103,7 @@ func runRender(args []string, w io.Writer) error {
 
 	t := &resultTable{header: []string{"set", "view", "renderer", "lanes", "GPU ms", "wall ms", "spread", "scan iterations", "balances", "z iterations", "balances", "ids agree"}, left: 4}
 	var ic imageCheck
-	var differ []string
+	var differ, setup []string
 	for set := range setNames {
 		for vi, v := range f.viewList {
 			for li, lanes := range f.lanesList {
@@ -111,6 +111,11 @@ func runRender(args []string, w io.Writer) error {
 				if err != nil {
 					pr.clear()
 					return err
+				}
+				if li == 0 && len(frs) > 0 {
+					st := frs[0].Setup
+					setup = append(setup, fmt.Sprintf("%-10s %-8s %7d triangles in: %d outside the view (idle processors), %d clipped, %d of zero area, %d not finite (skipped); %d set up",
+						setNames[set], v.Name, st.Input, st.Outside, st.Clipped, st.ZeroArea, st.NonFinite, st.Output))
 				}
 				for i, fr := range frs {
 					setName, viewName := "", ""
@@ -142,6 +147,7 @@ func runRender(args []string, w io.Writer) error {
 	if c.Caps().Software {
 		fmt.Fprintf(w, "  (a software renderer defers a draw's rasterization past its timestamps: compare the GL pipeline's wall time)\n")
 	}
+	fmt.Fprintf(w, "transform, clip and set-up:\n  %s\n", strings.Join(setup, "\n  "))
 	if len(differ) > 0 {
 		fmt.Fprintf(w, "THE IMAGES DIFFER between policies or Lanes values:\n  %s\n", strings.Join(differ, "\n  "))
 	} else {
