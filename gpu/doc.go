@@ -40,7 +40,9 @@
 // Context.Program builds a compute program from a file of package shaders,
 // expanding #include "file" (relative to the including file, then the shader
 // root; each file once) and inserting the given #defines after #version in
-// sorted order. Programs are cached by their expanded text. Compile errors
+// sorted order. Includes are spliced in before the driver's preprocessor
+// runs, so an #include inside an #if block is spliced whichever way the
+// condition goes. Programs are cached by their expanded text. Compile errors
 // come back with the driver's log mapped to the original file and line, and
 // leave no GL object behind. Program.Variant builds the same files with
 // more defines, and Program.CopyUniforms carries the uniforms set on one
