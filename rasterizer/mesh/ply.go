@@ -117,9 +117,9 @@ func ReadPLY(r io.Reader) (*Mesh, error) {
 	}
 	var rd plyReader
 	if order == nil {
-		rd = &plyASCII{br: br}
+		rd = plyReader{&plyASCII{br: br}}
 	} else {
-		rd = &plyBinary{br: br, order: order}
+		rd = plyReader{&plyBinary{br: br, order: order}}
 	}
 	m := &Mesh{}
 	haveVertex := false
@@ -242,11 +242,43 @@ func readPLYHeader(br *bufio.Reader) ([]plyElement, binary.ByteOrder, error) {
 	}
 }
 
+// plyValues reads one value of a PLY type from the body: binary or ascii.
+type plyValues interface {
+	value(typ, what string) (float64, error)
+}
+
 // plyReader reads one property value: a scalar, or a list (returned
 // through readList).
-type plyReader interface {
-	read(p plyProp, elem string) (float64, error)
-	readList(p plyProp, elem string, dst []float64) ([]float64, error)
+type plyReader struct{ v plyValues }
+
+// read reads a scalar property, or skips a list property and returns 0.
+func (r plyReader) read(p plyProp, elem string) (float64, error) {
+	if p.countType != "" {
+		_, err := r.readList(p, elem, nil)
+		return 0, err
+	}
+	return r.v.value(p.typ, elem+"."+p.name)
+}
+
+// readList reads a list property into dst[:0].
+func (r plyReader) readList(p plyProp, elem string, dst []float64) ([]float64, error) {
+	what := elem + "." + p.name
+	c, err := r.v.value(p.countType, what)
+	if err != nil {
+		return nil, err
+	}
+	if c < 0 || c > plyMaxList {
+		return nil, fmt.Errorf("mesh: PLY: %s: list of %v items", what, c)
+	}
+	dst = dst[:0]
+	for i := 0; i < int(c); i++ {
+		v, err := r.v.value(p.typ, what)
+		if err != nil {
+			return nil, err
+		}
+		dst = append(dst, v)
+	}
+	return dst, nil
 }
 
 type plyBinary struct {
@@ -255,7 +287,7 @@ type plyBinary struct {
 	buf   [8]byte
 }
 
-func (b *plyBinary) scalar(typ, what string) (float64, error) {
+func (b *plyBinary) value(typ, what string) (float64, error) {
 	n := plySizes[typ]
 	if _, err := io.ReadFull(b.br, b.buf[:n]); err != nil {
 		return 0, fmt.Errorf("mesh: PLY: data truncated in %s (%w)", what, errors.Join(err, io.ErrUnexpectedEOF))
@@ -278,34 +310,6 @@ func (b *plyBinary) scalar(typ, what string) (float64, error) {
 		return float64(math.Float32frombits(b.order.Uint32(s))), nil
 	}
 	return math.Float64frombits(b.order.Uint64(s)), nil
-}
-
-func (b *plyBinary) read(p plyProp, elem string) (float64, error) {
-	if p.countType != "" {
-		_, err := b.readList(p, elem, nil)
-		return 0, err
-	}
-	return b.scalar(p.typ, elem+"."+p.name)
-}
-
-func (b *plyBinary) readList(p plyProp, elem string, dst []float64) ([]float64, error) {
-	what := elem + "." + p.name
-	c, err := b.scalar(p.countType, what)
-	if err != nil {
-		return nil, err
-	}
-	if c < 0 || c > plyMaxList {
-		return nil, fmt.Errorf("mesh: PLY: %s: list of %v items", what, c)
-	}
-	dst = dst[:0]
-	for i := 0; i < int(c); i++ {
-		v, err := b.scalar(p.typ, what)
-		if err != nil {
-			return nil, err
-		}
-		dst = append(dst, v)
-	}
-	return dst, nil
 }
 
 type plyASCII struct {
@@ -335,7 +339,7 @@ func (a *plyASCII) token(what string) (string, error) {
 	}
 }
 
-func (a *plyASCII) number(typ, what string) (float64, error) {
+func (a *plyASCII) value(typ, what string) (float64, error) {
 	t, err := a.token(what)
 	if err != nil {
 		return 0, err
@@ -350,33 +354,6 @@ func (a *plyASCII) number(typ, what string) (float64, error) {
 	return v, nil
 }
 
-func (a *plyASCII) read(p plyProp, elem string) (float64, error) {
-	if p.countType != "" {
-		_, err := a.readList(p, elem, nil)
-		return 0, err
-	}
-	return a.number(p.typ, elem+"."+p.name)
-}
-
-func (a *plyASCII) readList(p plyProp, elem string, dst []float64) ([]float64, error) {
-	what := elem + "." + p.name
-	c, err := a.number(p.countType, what)
-	if err != nil {
-		return nil, err
-	}
-	if c < 0 || c > plyMaxList {
-		return nil, fmt.Errorf("mesh: PLY: %s: list of %v items", what, c)
-	}
-	dst = dst[:0]
-	for i := 0; i < int(c); i++ {
-		v, err := a.number(p.typ, what)
-		if err != nil {
-			return nil, err
-		}
-		dst = append(dst, v)
-	}
-	return dst, nil
-}
 
 func readPLYVertices(rd plyReader, el plyElement, m *Mesh) error {
 	idx := map[string]int{}
