@@ -354,7 +354,6 @@ func (a *plyASCII) value(typ, what string) (float64, error) {
 	return v, nil
 }
 
-
 func readPLYVertices(rd plyReader, el plyElement, m *Mesh) error {
 	idx := map[string]int{}
 	for i, p := range el.props {
