@@ -13,7 +13,7 @@ TEST_PKGS := $(RUN_PKGS) libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev
 WINDOW_RE := -e /gpu/window -e /viewer
 TEST_FLAGS ?= -timeout 15m
 
-.PHONY: run test deps-run deps-test vet fmt-check test-headless test-window fuzz
+.PHONY: run test deps-run deps-test vet fmt-check test-headless test-window fuzz gpu-binaries
 
 run: deps-run
 	$(GO) run ./bench $(ARGS)
@@ -49,3 +49,12 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzReadNIfTI$$' -fuzztime $(FUZZ_TIME) ./rasterizer/volume
 	$(GO) test -run '^$$' -fuzz '^FuzzReadPLY$$' -fuzztime $(FUZZ_TIME) ./rasterizer/mesh
 	$(GO) test -run '^$$' -fuzz '^FuzzReadDIMACS$$' -fuzztime $(FUZZ_TIME) ./balancer/sssp
+
+# Binaries for a GPU machine without Go (see README, "On an NVIDIA GPU"):
+# the benchmark and the GL test binaries, into .gl/ beside the GL loaders
+# that ../shared/device/prepare.sh puts there.
+GPU_TESTS := gpu scan balancer rasterizer rasterizer/isosurface
+gpu-binaries:
+	mkdir -p .gl
+	$(GO) build -o .gl/bench ./bench
+	for p in $(GPU_TESTS); do $(GO) test -c -o .gl/$$(echo $$p | tr / -).test ./$$p || exit 1; done
