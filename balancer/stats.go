@@ -44,10 +44,11 @@ func (p Phase) String() string {
 }
 
 // PhaseTimes summarizes the durations of one phase over a run, as the
-// paper's Table 4 does.
+// paper's Table 4 does, and keeps them for their distribution.
 type PhaseTimes struct {
 	N               int
 	Min, Max, Total time.Duration
+	All             []time.Duration // every duration, in the order the phases ran
 }
 
 func (t *PhaseTimes) add(d time.Duration) {
@@ -57,6 +58,7 @@ func (t *PhaseTimes) add(d time.Duration) {
 	t.Max = max(t.Max, d)
 	t.Total += d
 	t.N++
+	t.All = append(t.All, d)
 }
 
 // Avg is the mean duration (0 when the phase never ran).

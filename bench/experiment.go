@@ -180,6 +180,10 @@ type loopRun struct {
 func (a *loopRun) merge(b balancer.Stats, secondPass bool) {
 	if a.Passes == 0 {
 		a.Stats, a.Passes = b, 1
+		// a's samples grow by appending: they must not share b's arrays.
+		for _, t := range []*balancer.PhaseTimes{&a.Count, &a.Gather, &a.Redistribute, &a.Solve} {
+			t.All = slices.Clone(t.All)
+		}
 		return
 	}
 	if secondPass {
@@ -204,6 +208,7 @@ func mergePhase(dst *balancer.PhaseTimes, src balancer.PhaseTimes) {
 	dst.Max = max(dst.Max, src.Max)
 	dst.Total += src.Total
 	dst.N += src.N
+	dst.All = append(dst.All, src.All...)
 }
 
 // frameResult is one set at one view under one policy and Lanes value,

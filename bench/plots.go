@@ -110,13 +110,14 @@ func (p *paperRun) writePlots(dir string) ([]string, error) {
 		}
 	}
 
-	// Phase times: per loop and phase, LB's minimum, average and maximum
-	// over all iterations of all views, one mark per Lanes value.
+	// Phase times: per loop and phase, the distribution of LB's phase
+	// durations over all iterations of all views and repetitions, one box
+	// per Lanes value (median, quartiles, whiskers to 1.5 IQR, outliers).
 	var plots []*plot.Plot
 	phases := []string{"gather", "redistribute", "solve"}
 	for set := range setNames {
 		pl := plot.New()
-		pl.Title.Text = fmt.Sprintf("LB phase times, %s set (min, avg, max)", setNames[set])
+		pl.Title.Text = fmt.Sprintf("LB phase times, %s set", setNames[set])
 		pl.Y.Label.Text = "ms (GPU)"
 		pl.Y.Scale = plot.LogScale{}
 		pl.Y.Tick.Marker = logTicks{}
@@ -130,6 +131,7 @@ func (p *paperRun) writePlots(dir string) ([]string, error) {
 		pl.X.Min, pl.X.Max = -0.5, float64(2*len(phases))-0.5
 		pl.Legend.Top = true
 		n := len(f.lanesList)
+		width := vg.Points(40 / float64(max(n, 1)))
 		for k, l := range f.lanesList {
 			var agg [2]loopRun
 			for _, v := range f.viewList {
@@ -140,33 +142,32 @@ func (p *paperRun) writePlots(dir string) ([]string, error) {
 					mergePhase(&agg[i].Solve, lr.Solve)
 				}
 			}
-			var pts rangePoints
+			c := lanesColor(k, n)
+			drawn := false
 			for li := range agg {
 				for pi, t := range []balancer.PhaseTimes{agg[li].Gather, agg[li].Redistribute, agg[li].Solve} {
-					if t.N == 0 {
+					if len(t.All) == 0 {
 						continue
+					}
+					vals := make(plotter.Values, len(t.All))
+					for i, d := range t.All {
+						vals[i] = positive(ms(d))
 					}
 					// Lanes values side by side within a phase's slot.
 					x := float64(li*len(phases)+pi) + (float64(k)-float64(n-1)/2)*0.6/float64(max(n, 2))
-					pts = append(pts, rangePoint{x, positive(ms(t.Min)), positive(ms(t.Avg())), positive(ms(t.Max))})
+					b, err := plotter.NewBoxPlot(width, x, vals)
+					if err != nil {
+						return files, err
+					}
+					b.BoxStyle.Color, b.MedianStyle.Color, b.WhiskerStyle.Color = c, c, c
+					b.GlyphStyle.Color = c
+					pl.Add(b)
+					drawn = true
 				}
 			}
-			if len(pts) == 0 {
-				continue
+			if drawn {
+				pl.Legend.Add("lanes "+lanesLabel(l), swatch(c))
 			}
-			sc, err := plotter.NewScatter(pts)
-			if err != nil {
-				return files, err
-			}
-			eb, err := plotter.NewYErrorBars(pts)
-			if err != nil {
-				return files, err
-			}
-			c := lanesColor(k, n)
-			sc.Color, eb.Color = c, c
-			sc.Shape = draw.CircleGlyph{}
-			pl.Add(eb, sc)
-			pl.Legend.Add("lanes "+lanesLabel(l), sc)
 		}
 		plots = append(plots, pl)
 	}
@@ -180,6 +181,14 @@ func (p *paperRun) writePlots(dir string) ([]string, error) {
 	return files, nil
 }
 
+// swatch is a legend entry filled with one colour.
+type swatch color.RGBA
+
+func (s swatch) Thumbnail(c *draw.Canvas) {
+	pts := []vg.Point{{X: c.Min.X, Y: c.Min.Y}, {X: c.Min.X, Y: c.Max.Y}, {X: c.Max.X, Y: c.Max.Y}, {X: c.Max.X, Y: c.Min.Y}}
+	c.FillPolygon(color.RGBA(s), c.ClipPolygonXY(pts))
+}
+
 // lanesColor shades from light to dark blue over the Lanes values.
 func lanesColor(k, n int) color.RGBA {
 	t := 0.0
@@ -187,20 +196,6 @@ func lanesColor(k, n int) color.RGBA {
 		t = float64(k) / float64(n-1)
 	}
 	return color.RGBA{R: uint8(120 - 100*t), G: uint8(170 - 120*t), B: uint8(230 - 80*t), A: 255}
-}
-
-// rangePoint is an average with its minimum and maximum.
-type rangePoint struct{ x, min, avg, max float64 }
-
-type rangePoints []rangePoint
-
-func (r rangePoints) Len() int                    { return len(r) }
-func (r rangePoints) XY(i int) (float64, float64) { return r[i].x, r[i].avg }
-
-// YError is relative to the average, as plotter.YErrorBars wants it; the
-// low end stays above 0 on a log axis.
-func (r rangePoints) YError(i int) (float64, float64) {
-	return math.Max(r[i].avg-r[i].min, 0), math.Max(r[i].max-r[i].avg, 0)
 }
 
 // logTicks labels 1, 2 and 5 times the powers of ten on a log axis (with
