@@ -359,11 +359,11 @@ func (r *Renderer) Render(m *mesh.GPU, cam view.Camera) (FrameStats, error) {
 		r.run1D("2", w*h)
 	})
 	if spans > 0 {
-		pixels, err := r.spanLengths(spans)
-		if err != nil {
+		if err := r.loadSpans(spans); err != nil {
 			return st, err
 		}
-		st.Pixels = pixels
+		st.Pixels = int64(scan.Reduce(r.sc, r.zLoop.Workload(), scan.Add))
+		var err error
 		st.ZBuffer, err = r.zLoop.Run(r.zSolution(r.zSol[0]))
 		if err != nil {
 			return st, err
@@ -372,7 +372,7 @@ func (r *Renderer) Render(m *mesh.GPU, cam view.Camera) (FrameStats, error) {
 			// The primitive-id pass is not the paper's loop but the price of
 			// lacking 64-bit atomics: it runs once over every (span, pixel)
 			// task with the load-balancing search, one invocation a task.
-			if _, err := r.spanLengths(spans); err != nil {
+			if err := r.loadSpans(spans); err != nil {
 				return st, err
 			}
 			cfg := r.opts.ZBuffer
@@ -425,11 +425,11 @@ func (r *Renderer) zSolution(prog *gpu.Program) balancer.Solution {
 	})
 }
 
-// spanLengths loads the z-buffer loop with the spans and returns the
-// number of pixels they cover.
-func (r *Renderer) spanLengths(spans int) (int64, error) {
+// loadSpans loads the z-buffer loop with the spans: one processor a span,
+// its length as the workload.
+func (r *Renderer) loadSpans(spans int) error {
 	if err := r.zLoop.Resize(spans); err != nil {
-		return 0, err
+		return err
 	}
 	r.c.Do(func() {
 		r.c.BindStorage(0, r.spans.Slice(0, spans))
@@ -438,7 +438,7 @@ func (r *Renderer) spanLengths(spans int) (int64, error) {
 		r.c.BindStorage(4, r.zLoop.Problem())
 		r.run1D("1", spans)
 	})
-	return int64(scan.Reduce(r.sc, r.zLoop.Workload(), scan.Add)), nil
+	return nil
 }
 
 // Image reads the last frame's image.
