@@ -10,13 +10,7 @@ import "github.com/dpgl/dpgl/gpu"
 // plain-data type whose size is a multiple of 4 bytes.
 func Send[T any](s *Scanner, dst, src gpu.Array[T], index gpu.Array[uint32]) {
 	const fn = "Send"
-	s.live(fn)
-	w := recordWords[T](fn)
-	m := array(s, fn, "dst", dst)
-	n := array(s, fn, "src", src)
-	sameLen(fn, "src", n, "index", array(s, fn, "index", index))
-	disjoint(fn, "dst", dst, "src", src)
-	disjoint(fn, "dst", dst, "index", index)
+	w, m, n := sendArgs(s, fn, dst, src, index)
 	if n == 0 || m == 0 {
 		return
 	}
@@ -41,19 +35,26 @@ func Send[T any](s *Scanner, dst, src gpu.Array[T], index gpu.Array[uint32]) {
 	})
 }
 
+// sendArgs checks the arguments of Send and SendDistinct and returns the
+// record's words and the lengths of dst and src.
+func sendArgs[T any](s *Scanner, fn string, dst, src gpu.Array[T], index gpu.Array[uint32]) (w, m, n int) {
+	s.live(fn)
+	w = recordWords[T](fn)
+	m = array(s, fn, "dst", dst)
+	n = array(s, fn, "src", src)
+	sameLen(fn, "src", n, "index", array(s, fn, "index", index))
+	disjoint(fn, "dst", dst, "src", src)
+	disjoint(fn, "dst", dst, "index", index)
+	return w, m, n
+}
+
 // SendDistinct is Send for callers that know the indices below dst.Len()
 // are distinct (a permutation, or a compaction's positions): one pass that
 // stores directly, without Send's winner scratch. With colliding indices
 // an unspecified one of the colliding elements lands.
 func SendDistinct[T any](s *Scanner, dst, src gpu.Array[T], index gpu.Array[uint32]) {
 	const fn = "SendDistinct"
-	s.live(fn)
-	w := recordWords[T](fn)
-	m := array(s, fn, "dst", dst)
-	n := array(s, fn, "src", src)
-	sameLen(fn, "src", n, "index", array(s, fn, "index", index))
-	disjoint(fn, "dst", dst, "src", src)
-	disjoint(fn, "dst", dst, "index", index)
+	w, m, n := sendArgs(s, fn, dst, src, index)
 	if n == 0 || m == 0 {
 		return
 	}
