@@ -78,12 +78,8 @@ func (s *setupStage) uniforms(p *gpu.Program, mvp *[16]float32, n, w, h int) {
 // the per-triangle output counts in s.counts.
 func (s *setupStage) countPass(pos gpu.Array[mesh.Vec4], mvp *[16]float32, w, h int) error {
 	n := pos.Len() / 3
-	if s.counts == nil || s.counts.Len() < n {
-		s.counts.Delete()
-		var err error
-		if s.counts, err = gpu.NewBuffer[uint32](s.c, max(n, 1)); err != nil {
-			return err
-		}
+	if err := grow(s.c, &s.counts, n, "setup counts"); err != nil {
+		return err
 	}
 	s.stats.Fill(0)
 	s.c.Do(func() {
