@@ -30,3 +30,11 @@ func SetCounters(s *Scanner, epoch, ticket uint32) {
 
 // MaxEpoch is the number of look-back calls between clears of the state.
 const MaxEpoch = maxEpoch
+
+// EmulateSubgroups makes s run its subgroup kernels on any driver, with
+// one subgroup per work group made of shared memory and barriers
+// (shaders/scan/sgemu.glsl). Call it before s's first call.
+func EmulateSubgroups(s *Scanner) {
+	s.emulate, s.subgroups, s.sgSize = true, true, s.opt.GroupSize
+	clear(s.progs)
+}

@@ -113,6 +113,7 @@ type Scanner struct {
 	tile      int  // elements per tile
 	spin      int  // look-back polls per tile before falling back to reducing a predecessor
 	nopub     bool // tests: look-back tiles publish nothing
+	emulate   bool // tests: subgroup kernels on shared-memory stand-ins (sgemu.glsl)
 
 	progs map[progKey]*gpu.Program
 
@@ -280,6 +281,9 @@ func (k progKey) defines(s *Scanner) map[string]string {
 		d["SEGMENTED"] = b(k.seg)
 		d["SUBGROUP"] = b(k.sub)
 		d["SG_SIZE"] = strconv.Itoa(max(s.sgSize, 1))
+		if k.sub && s.emulate {
+			d["SUBGROUP_EMULATE"] = "1"
+		}
 		if k.file == "scan/scan.comp" {
 			d["CARRY"] = strconv.Itoa(k.carry)
 			d["OUT"] = strconv.Itoa(k.out)

@@ -153,8 +153,8 @@ V reduceTile(uint j) {
 #if SUBGROUP
     if (sgUsable()) {
         T all = sgAll(run);
-        if (gl_SubgroupInvocationID == 0u) {
-            sgBuf[gl_SubgroupID] = all;
+        if (SG_LANE == 0u) {
+            sgBuf[SG_ID] = all;
         }
         sgScanTotals();
         return sgTotal;
@@ -200,7 +200,7 @@ shared uint lbBase;
 // of the tiles it took; done says it reached an inclusive value, else base
 // is left at the silent tile to fall back on.
 T sgWalk(inout uint base, inout uint spin, out bool done) {
-    uint l = gl_SubgroupInvocationID;
+    uint l = SG_LANE;
     T before = ident();
     for (;;) {
         // Tiles before 0 count as an inclusive identity.
@@ -211,8 +211,8 @@ T sgWalk(inout uint base, inout uint spin, out bool done) {
             if (st == ST_NONE) {
                 st = peek(base - l, v);
             }
-            none = subgroupMin(st == ST_NONE ? l : uint(SG_SIZE));
-            inc = subgroupMin(st == ST_INCLUSIVE ? l : uint(SG_SIZE));
+            none = sgMinU(st == ST_NONE ? l : uint(SG_SIZE));
+            inc = sgMinU(st == ST_INCLUSIVE ? l : uint(SG_SIZE));
             if (inc < none || none == uint(SG_SIZE) || spin == 0u) {
                 break;
             }
@@ -266,11 +266,11 @@ V lookBack(uint tile, V total, V first) {
         uint take;
 #if SUBGROUP && !SEGMENTED
         if (sgUsable() && WINDOW == SG_SIZE) {
-            if (gl_SubgroupID == 0u) {
+            if (SG_ID == 0u) {
                 bool done;
                 uint b = base;
                 T w = sgWalk(b, spin, done);
-                if (gl_SubgroupInvocationID == 0u) {
+                if (SG_LANE == 0u) {
                     lbWindow = w;
                     lbNext = done ? ST_INCLUSIVE : ST_NONE;
                     lbBase = b;

@@ -11,6 +11,7 @@
 // lint: MAP=2 OP=1
 // lint: SUBGROUP=1 SG_SIZE=32 TYPE=2 OP=0
 // lint: SUBGROUP=1 SG_SIZE=32 MAP=1 WG_SIZE=1024 VEC=1
+// lint: SUBGROUP=1 SUBGROUP_EMULATE=1 SG_SIZE=64 WG_SIZE=64 TYPE=2 OP=0
 
 #ifndef WG_SIZE
 #define WG_SIZE 256
@@ -18,8 +19,11 @@
 #ifndef SUBGROUP
 #define SUBGROUP 0
 #endif
+#ifndef SUBGROUP_EMULATE
+#define SUBGROUP_EMULATE 0
+#endif
 
-#if SUBGROUP
+#if SUBGROUP && !SUBGROUP_EMULATE
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_KHR_shader_subgroup_ballot : require

@@ -28,12 +28,17 @@
 // lint: SUBGROUP=1 SG_SIZE=16 CARRY=2 TYPE=1 OP=2 WG_SIZE=128 WINDOW=16
 // lint: SUBGROUP=1 SG_SIZE=32 CARRY=2 OP=1 OUT=1 RECORD_WORDS=1
 // lint: SUBGROUP=1 SG_SIZE=64 CARRY=2 OP=0 OUT=2 RECORD_WORDS=1 TOTAL=1 WINDOW=64
+// lint: SUBGROUP=1 SUBGROUP_EMULATE=1 SG_SIZE=32 WG_SIZE=32 CARRY=2 TYPE=2 OP=2 WINDOW=32
+// lint: SUBGROUP=1 SUBGROUP_EMULATE=1 SG_SIZE=8 WG_SIZE=8 CARRY=1 TYPE=1 OP=1
 
 #ifndef WG_SIZE
 #define WG_SIZE 256
 #endif
 #ifndef SUBGROUP
 #define SUBGROUP 0
+#endif
+#ifndef SUBGROUP_EMULATE
+#define SUBGROUP_EMULATE 0
 #endif
 #ifndef CARRY
 #define CARRY 0
@@ -48,7 +53,7 @@
 #define TOTAL 0
 #endif
 
-#if SUBGROUP
+#if SUBGROUP && !SUBGROUP_EMULATE
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_vote : require
 #extension GL_KHR_shader_subgroup_arithmetic : require

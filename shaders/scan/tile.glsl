@@ -26,6 +26,9 @@
 #ifndef SUBGROUP
 #define SUBGROUP 0
 #endif
+#ifndef SUBGROUP_EMULATE
+#define SUBGROUP_EMULATE 0
+#endif
 #ifndef SG_SIZE
 #define SG_SIZE 32
 #endif
@@ -91,6 +94,16 @@ V wgExclusiveScan(V v, out V total) {
 }
 
 #if SUBGROUP
+// The subgroup vocabulary of the kernels: the built-ins, or with
+// SUBGROUP_EMULATE (tests on drivers without subgroups) sgemu.glsl's
+// stand-ins, which make the whole group one subgroup.
+#if SUBGROUP_EMULATE
+#include "sgemu.glsl"
+#else
+#define SG_LANE gl_SubgroupInvocationID
+#define SG_ID gl_SubgroupID
+#define SG_COUNT gl_NumSubgroups
+#define SG_WIDTH gl_SubgroupSize
 #if OP == 0
 #define sgExclusive subgroupExclusiveAdd
 #define sgAll subgroupAdd
@@ -101,6 +114,11 @@ V wgExclusiveScan(V v, out V total) {
 #define sgExclusive subgroupExclusiveMin
 #define sgAll subgroupMin
 #endif
+// sgLast returns the last lane's v to every lane.
+T sgLast(T v) { return subgroupBroadcast(v, uint(SG_SIZE - 1)); }
+// sgMinU is the minimum of the lanes' v.
+uint sgMinU(uint v) { return subgroupMin(v); }
+#endif
 
 shared T sgBuf[WG_SIZE / SG_SIZE];
 shared T sgTotal;
@@ -109,7 +127,7 @@ shared T sgTotal;
 // program was built for. Otherwise the shared-memory code runs (uniform
 // branch), so a driver that breaks the assumption gets slower, not wrong.
 bool sgUsable() {
-    return gl_SubgroupSize == uint(SG_SIZE) && gl_NumSubgroups * uint(SG_SIZE) == uint(WG_SIZE);
+    return SG_WIDTH == uint(SG_SIZE) && SG_COUNT * uint(SG_SIZE) == uint(WG_SIZE);
 }
 
 // sgScanTotals replaces each subgroup's total in sgBuf by the op of the
@@ -117,12 +135,12 @@ bool sgUsable() {
 // (the host checks), so one subgroup scans them all.
 void sgScanTotals() {
     groupSync();
-    if (gl_SubgroupID == 0u) {
-        uint l = gl_SubgroupInvocationID;
-        T v = l < gl_NumSubgroups ? sgBuf[l] : ident();
+    if (SG_ID == 0u) {
+        uint l = SG_LANE;
+        T v = l < SG_COUNT ? sgBuf[l] : ident();
         T e = sgExclusive(v);
         T all = sgAll(v);
-        if (l < gl_NumSubgroups) {
+        if (l < SG_COUNT) {
             sgBuf[l] = e;
         }
         if (l == 0u) {
@@ -139,7 +157,7 @@ bool sgUsable() { return false; }
 uint tileVec(uint i) {
 #if SUBGROUP
     if (sgUsable()) {
-        return gl_SubgroupID * uint(SG_SIZE * VEC) + i * uint(SG_SIZE) + gl_SubgroupInvocationID;
+        return SG_ID * uint(SG_SIZE * VEC) + i * uint(SG_SIZE) + SG_LANE;
     }
 #endif
     return gl_LocalInvocationIndex * uint(VEC) + i;
@@ -154,13 +172,13 @@ V tileScan(V x[VEC][4], out V pre[VEC]) {
             T t = reduce4(x[i]);
             T e = sgExclusive(t);
             pre[i] = op(carry, e);
-            carry = op(carry, subgroupBroadcast(op(e, t), uint(SG_SIZE - 1)));
+            carry = op(carry, sgLast(op(e, t)));
         }
-        if (gl_SubgroupInvocationID == 0u) {
-            sgBuf[gl_SubgroupID] = carry;
+        if (SG_LANE == 0u) {
+            sgBuf[SG_ID] = carry;
         }
         sgScanTotals();
-        T before = sgBuf[gl_SubgroupID];
+        T before = sgBuf[SG_ID];
         for (uint i = 0u; i < uint(VEC); i++) {
             pre[i] = op(before, pre[i]);
         }
@@ -190,8 +208,8 @@ V tileReduce(V x[VEC][4]) {
 #if SUBGROUP
     if (sgUsable()) {
         T all = sgAll(run);
-        if (gl_SubgroupInvocationID == 0u) {
-            sgBuf[gl_SubgroupID] = all;
+        if (SG_LANE == 0u) {
+            sgBuf[SG_ID] = all;
         }
         sgScanTotals();
         return sgTotal;
