@@ -84,10 +84,11 @@ type scanProblem struct {
 // (triangles to spans), the z-buffer loop (spans to pixels) into a
 // visibility buffer, and a shading pass. See the package documentation.
 type Renderer struct {
-	c     *gpu.Context
-	sc    *scan.Scanner
-	opts  Options
-	vis64 bool
+	c        *gpu.Context
+	sc       *scan.Scanner
+	opts     Options
+	atomic64 bool // the one-pass visibility path is available (driver, or tests' emulation)
+	vis64    bool
 
 	setup   *setupStage
 	resolve *resolveStage
@@ -115,7 +116,8 @@ func New(s *scan.Scanner, o Options) (r *Renderer, err error) {
 	}
 	c := s.Context()
 	r = &Renderer{c: c, sc: s, opts: o, prepare: map[string]*gpu.Program{}}
-	r.vis64 = c.Caps().Atomic64 && !o.Visibility32
+	r.atomic64 = hasAtomic64(c)
+	r.vis64 = r.atomic64 && !o.Visibility32
 	defer func() {
 		if err != nil {
 			r.Delete()
@@ -134,6 +136,9 @@ func New(s *scan.Scanner, o Options) (r *Renderer, err error) {
 	vis := map[string]string{"VIS64": "0", "PASS": "1"}
 	if r.vis64 {
 		vis["VIS64"] = "1"
+		if !c.Caps().Atomic64 {
+			vis["VIS64_EMULATE"] = "1"
+		}
 	}
 	if r.zSol[0], err = c.Program("rasterizer/zbuffer.comp", vis); err != nil {
 		return nil, err
@@ -170,6 +175,15 @@ func New(s *scan.Scanner, o Options) (r *Renderer, err error) {
 	return r, nil
 }
 
+// emulateAtomic64 lets tests run the one-pass 64-bit visibility path on
+// drivers without 64-bit atomics, through zbuffer.comp's lock-based
+// stand-in for atomicMin (VIS64_EMULATE). Renderers made while it is set
+// keep it.
+var emulateAtomic64 bool
+
+// hasAtomic64 says whether c runs the 64-bit visibility path.
+func hasAtomic64(c *gpu.Context) bool { return c.Caps().Atomic64 || emulateAtomic64 && c.Caps().Int64 }
+
 // image allocates the per-pixel buffers for the options' size.
 func (r *Renderer) image() error {
 	n := r.opts.Width * r.opts.Height
@@ -205,7 +219,7 @@ func (r *Renderer) SetOptions(o Options) error {
 	if err := o.check(); err != nil {
 		return err
 	}
-	if (r.c.Caps().Atomic64 && !o.Visibility32) != r.vis64 {
+	if (r.atomic64 && !o.Visibility32) != r.vis64 {
 		return errors.New("rasterizer: SetOptions cannot change Visibility32; make a new Renderer")
 	}
 	resize := o.Width != r.opts.Width || o.Height != r.opts.Height
