@@ -166,7 +166,7 @@ func (s *Scanner) runLevels(j *scanJob) Plan {
 		if k == 0 && j.out != 0 {
 			m = 3 - j.out // OUT 1 (segmented copy) reads head indices (MAP 2), OUT 2 counts (MAP 1)
 		}
-		p, key := s.program(progKey{file: "scan/reduce.comp", typ: j.typ, op: j.op, seg: j.seg, mapMode: m, sub: true})
+		p, key := s.program(progKey{file: "scan/reduce.comp", typ: j.typ, op: j.op, seg: j.seg, mapMode: m, sub: !j.seg})
 		plan.Subgroups = key.sub
 		if k == 0 {
 			if j.out == 0 {

@@ -102,6 +102,11 @@ func expectPlan(t *testing.T, s *scan.Scanner, cfg config, what string, floatAdd
 	if p.Path != want {
 		t.Fatalf("%s: ran %v, want %v", what, p, want)
 	}
+	// A subgroup kernel that fails to build turns subgroups off for the
+	// Scanner's life: no call may do that on a driver that has them.
+	if sg := cfg.emulate || !cfg.opt.NoSubgroups && s.Context().Caps().HasSubgroup(subgroupCaps); sg && !s.Subgroups() {
+		t.Fatalf("%s: ran %v, and the scanner lost its subgroup kernels", what, p)
+	}
 	if p.Subgroups != (s.Subgroups() && !cfg.opt.NoSubgroups) && !segmentedName(what) {
 		t.Fatalf("%s: ran %v with subgroups %v, scanner has %v", what, p, p.Subgroups, s.Subgroups())
 	}
