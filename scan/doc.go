@@ -22,6 +22,11 @@
 //	                    publish their tile's total, and combine the totals
 //	                    their predecessors published
 //
+// Subgroup arithmetic has no segmented operator, so segmented scans scan
+// their (head flag, value) pairs within a subgroup by Hillis and Steele's
+// log2(subgroup size) shuffles up (GL_KHR_shader_subgroup_shuffle_relative);
+// a driver without shuffles runs them on the shared-memory code.
+//
 // The look-back assumes nothing about scheduling: a tile only waits for
 // tiles whose groups started before it, and only for a bounded number of
 // polls; then it reduces the late predecessor's input itself (llvmpipe,

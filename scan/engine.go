@@ -106,7 +106,7 @@ func (s *Scanner) level0(p *gpu.Program, j *scanJob) {
 
 func (j *scanJob) key(carry int, sub bool) progKey {
 	return progKey{file: "scan/scan.comp", typ: j.typ, op: j.op, seg: j.seg, carry: carry,
-		out: j.out, total: j.total != nil, words: max(j.words, 1), sub: sub && !j.seg, spin: -1}
+		out: j.out, total: j.total != nil, words: max(j.words, 1), sub: sub, spin: -1}
 }
 
 // runLookBack scans in one dispatch.
@@ -158,7 +158,7 @@ func (s *Scanner) runLevels(j *scanJob) Plan {
 	heads := func(k int) gpu.Range[uint32] {
 		return s.grow(j.fn, &s.levelHeads[k], sizes[k]).Slice(0, sizes[k])
 	}
-	plan := Plan{Path: PathReduceThenScan, Levels: L + 1, Subgroups: s.subgroups && !j.seg}
+	plan := Plan{Path: PathReduceThenScan, Levels: L + 1}
 
 	// Down: reduce each level's tiles into the next level.
 	for k := 0; k < L; k++ {
@@ -166,7 +166,7 @@ func (s *Scanner) runLevels(j *scanJob) Plan {
 		if k == 0 && j.out != 0 {
 			m = 3 - j.out // OUT 1 (segmented copy) reads head indices (MAP 2), OUT 2 counts (MAP 1)
 		}
-		p, key := s.program(progKey{file: "scan/reduce.comp", typ: j.typ, op: j.op, seg: j.seg, mapMode: m, sub: !j.seg})
+		p, key := s.program(progKey{file: "scan/reduce.comp", typ: j.typ, op: j.op, seg: j.seg, mapMode: m, sub: true})
 		plan.Subgroups = key.sub
 		if k == 0 {
 			if j.out == 0 {

@@ -35,6 +35,14 @@ const MaxEpoch = maxEpoch
 // one subgroup per work group made of shared memory and barriers
 // (shaders/scan/sgemu.glsl). Call it before s's first call.
 func EmulateSubgroups(s *Scanner) {
-	s.emulate, s.subgroups, s.sgSize = true, true, s.opt.GroupSize
+	s.emulate, s.subgroups, s.segSub, s.sgSize = true, true, true, s.opt.GroupSize
 	clear(s.progs)
+}
+
+// SegmentedSubgroups reports whether s's segmented kernels use subgroups
+// (which needs shuffles as well as subgroup arithmetic).
+func SegmentedSubgroups(s *Scanner) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.segSub
 }

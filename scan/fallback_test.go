@@ -12,19 +12,38 @@ import (
 // TestFallbackOnly runs the look-back path with tiles that publish nothing:
 // every tile reduces each of its predecessors itself, down to tile 0, so
 // the fallback runs on every step of every look-back (exactly T(T-1)/2
-// times for T tiles), for each kind of scan.
+// times for T tiles), for each kind of scan, on the shared-memory kernels
+// and on the subgroup ones (emulated where the driver has none), with one
+// vector per invocation and with two (the subgroup layout then strides
+// each lane's vectors).
 func TestFallbackOnly(t *testing.T) {
 	c := gputest.Context(t)
-	s, err := scan.NewWithOptions(c, scan.Options{Path: scan.PathLookBack, GroupSize: 8, Vectors: 1})
-	if err != nil {
-		t.Fatal(err)
+	cfgs := []config{
+		{name: "look-back/no-publish/shared/tile32", opt: scan.Options{Path: scan.PathLookBack, NoSubgroups: true, GroupSize: 8, Vectors: 1}},
+		{name: "look-back/no-publish/shared/tile64", opt: scan.Options{Path: scan.PathLookBack, NoSubgroups: true, GroupSize: 8, Vectors: 2}},
 	}
-	defer s.Delete()
-	scan.SetNoPublish(s)
-	cfg := config{name: "look-back/no-publish/tile32", opt: s.Options()}
+	if cp := c.Caps(); cp.HasSubgroup(subgroupCaps) {
+		cfgs = append(cfgs, config{name: fmt.Sprintf("look-back/no-publish/subgroup/tile%d", 16*cp.SubgroupSize),
+			opt: scan.Options{Path: scan.PathLookBack, GroupSize: 2 * cp.SubgroupSize, Vectors: 2}})
+	} else {
+		cfgs = append(cfgs, config{name: "look-back/no-publish/emulated-subgroup/tile64",
+			opt: scan.Options{Path: scan.PathLookBack, GroupSize: 8, Vectors: 2}, emulate: true})
+	}
+	for _, cfg := range cfgs {
+		t.Run(cfg.name, func(t *testing.T) {
+			s := newScanner(t, c, cfg)
+			defer s.Delete()
+			scan.SetNoPublish(s)
+			fallbackOnly(t, c, s, cfg)
+		})
+	}
+}
+
+func fallbackOnly(t *testing.T, c *gpu.Context, s *scan.Scanner, cfg config) {
 	rng := gputest.Rand(t)
-	for _, n := range []int{2000, 100, 33, 1} { // largest first: the look-back state never regrows (its counter would restart)
-		tiles := uint32((n + s.TileSize() - 1) / s.TileSize())
+	tile := s.TileSize()
+	for _, n := range []int{62*tile + 16, 3*tile + 4, tile + 1, 1} { // largest first: the look-back state never regrows (its counter would restart)
+		tiles := uint32((n + tile - 1) / tile)
 		expect := func(what string, before uint32) {
 			t.Helper()
 			expectPlan(t, s, cfg, what, false)
@@ -37,14 +56,14 @@ func TestFallbackOnly(t *testing.T) {
 		heads := randHeads(rng, n, 9)
 		src, isrc, f := upload(t, c, u), upload(t, c, iv), upload(t, c, heads)
 		for _, op := range ops {
-			what := fmt.Sprintf("ExclusiveScan int32 %v", op)
+			what := fmt.Sprintf("ExclusiveScan int32 %v n=%d", op, n)
 			before := scan.Fallbacks(s)
 			g := guarded(t, c, n, sentinel[int32](), nil)
 			scan.ExclusiveScan(s, g.View, gpu.Array[int32](isrc), op, -3)
 			cpuScan(iv, nil, op, -3, false).check(t, what, g.Check(t, what))
 			expect(what, before)
 
-			what = fmt.Sprintf("SegmentedExclusiveScan uint32 %v", op)
+			what = fmt.Sprintf("SegmentedExclusiveScan uint32 %v n=%d", op, n)
 			before = scan.Fallbacks(s)
 			gu := guarded(t, c, n, sentinel[uint32](), nil)
 			scan.SegmentedExclusiveScan(s, gu.View, gpu.Array[uint32](src), gpu.Array[uint32](f), op)

@@ -61,7 +61,7 @@ func configs(t *testing.T, c *gpu.Context) []config {
 		t.Logf("subgroup paths: emulated (one subgroup per group), the driver (%s) lacks GL_KHR_shader_subgroup arithmetic", cp.Renderer)
 		out = append(out,
 			config{name: "look-back/emulated-subgroup/tile64", opt: scan.Options{Path: scan.PathLookBack, GroupSize: 8, Vectors: 2}, full: true, emulate: true},
-			config{name: "look-back/emulated-subgroup-fallback/tile32", opt: scan.Options{Path: scan.PathLookBack, GroupSize: 8, Vectors: 1}, fallback: true, emulate: true},
+			config{name: "look-back/emulated-subgroup-fallback/tile64", opt: scan.Options{Path: scan.PathLookBack, GroupSize: 8, Vectors: 2}, fallback: true, emulate: true},
 			config{name: "reduce-then-scan/emulated-subgroup/tile32", opt: scan.Options{Path: scan.PathReduceThenScan, GroupSize: 8, Vectors: 1}, emulate: true},
 		)
 	}
@@ -107,7 +107,7 @@ func expectPlan(t *testing.T, s *scan.Scanner, cfg config, what string, floatAdd
 	if sg := cfg.emulate || !cfg.opt.NoSubgroups && s.Context().Caps().HasSubgroup(subgroupCaps); sg && !s.Subgroups() {
 		t.Fatalf("%s: ran %v, and the scanner lost its subgroup kernels", what, p)
 	}
-	if p.Subgroups != (s.Subgroups() && !cfg.opt.NoSubgroups) && !segmentedName(what) {
+	if p.Subgroups != (s.Subgroups() && !cfg.opt.NoSubgroups) && !segmentedName(what) { // segmented: see TestSegmentedScan
 		t.Fatalf("%s: ran %v with subgroups %v, scanner has %v", what, p, p.Subgroups, s.Subgroups())
 	}
 }

@@ -109,6 +109,7 @@ type Scanner struct {
 	c         *gpu.Context
 	opt       Options // resolved: Path may still be PathAuto
 	subgroups bool    // subgroup kernels allowed (caps, options, and they compiled)
+	segSub    bool    // also for segmented scans (they need shuffles)
 	sgSize    int
 	tile      int  // elements per tile
 	spin      int  // look-back polls per tile before falling back to reducing a predecessor
@@ -192,6 +193,7 @@ func NewWithOptions(c *gpu.Context, o Options) (*Scanner, error) {
 	need := uint32(gpu.SubgroupBasic | gpu.SubgroupVote | gpu.SubgroupArithmetic | gpu.SubgroupBallot)
 	s.subgroups = !o.NoSubgroups && caps.HasSubgroup(need) && sg >= 4 && bits.OnesCount(uint(sg)) == 1 &&
 		o.GroupSize%sg == 0 && o.GroupSize <= sg*sg
+	s.segSub = s.subgroups && caps.HasSubgroup(gpu.SubgroupShuffleRel)
 	s.sgSize = sg
 	return s, nil
 }
@@ -298,7 +300,7 @@ func (k progKey) defines(s *Scanner) map[string]string {
 				if s.c.Caps().Software {
 					w = min(8, s.opt.GroupSize)
 				}
-				if k.sub {
+				if k.sub && !k.seg { // the subgroup walk (lookback.glsl's sgWalk)
 					w = s.sgSize
 				}
 				d["WINDOW"] = strconv.Itoa(w)
@@ -319,11 +321,11 @@ func (k progKey) defines(s *Scanner) map[string]string {
 }
 
 // program returns the kernel for k, building it on first use. A subgroup
-// kernel that the driver fails to build turns subgroups off for good and
-// the shared-memory kernel is used; any other build failure is a bug in
-// this package and panics.
+// kernel that the driver fails to build turns subgroups off for good (for
+// segmented kernels only, if it is one) and the shared-memory kernel is
+// used; any other build failure is a bug in this package and panics.
 func (s *Scanner) program(k progKey) (*gpu.Program, progKey) {
-	if k.sub && !s.subgroups {
+	if k.sub && (!s.subgroups || k.seg && !s.segSub) {
 		k.sub = false
 	}
 	if p := s.progs[k]; p != nil {
@@ -332,7 +334,11 @@ func (s *Scanner) program(k progKey) (*gpu.Program, progKey) {
 	p, err := s.c.Program(k.file, k.defines(s))
 	if err != nil && k.sub {
 		s.mu.Lock()
-		s.subgroups = false
+		if k.seg {
+			s.segSub = false
+		} else {
+			s.subgroups, s.segSub = false, false
+		}
 		s.mu.Unlock()
 		k.sub = false
 		return s.program(k)

@@ -148,19 +148,9 @@ V reduceTile(uint j) {
     for (uint i = 0u; i < uint(VEC); i++) {
         V x[4];
         loadVec(j * uint(TILE_VECS) + tileVec(i), x);
-        run = comb(run, reduce4(x));
+        run = foldStep(run, reduce4(x));
     }
-#if SUBGROUP
-    if (sgUsable()) {
-        T all = sgAll(run);
-        if (SG_LANE == 0u) {
-            sgBuf[SG_ID] = all;
-        }
-        sgScanTotals();
-        return sgTotal;
-    }
-#endif
-    return wgUpSweep(run);
+    return groupTotal(run);
 }
 
 // combineWindow sets lbTake, lbNext and lbWindow from the window slots:

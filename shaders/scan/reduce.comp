@@ -12,6 +12,8 @@
 // lint: SUBGROUP=1 SG_SIZE=32 TYPE=2 OP=0
 // lint: SUBGROUP=1 SG_SIZE=32 MAP=1 WG_SIZE=1024 VEC=1
 // lint: SUBGROUP=1 SUBGROUP_EMULATE=1 SG_SIZE=64 WG_SIZE=64 TYPE=2 OP=0
+// lint: SUBGROUP=1 SG_SIZE=32 SEGMENTED=1 TYPE=0 OP=1
+// lint: SUBGROUP=1 SUBGROUP_EMULATE=1 SG_SIZE=8 WG_SIZE=8 SEGMENTED=1 TYPE=2 OP=0
 
 #ifndef WG_SIZE
 #define WG_SIZE 256
@@ -22,11 +24,17 @@
 #ifndef SUBGROUP_EMULATE
 #define SUBGROUP_EMULATE 0
 #endif
+#ifndef SEGMENTED
+#define SEGMENTED 0
+#endif
 
 #if SUBGROUP && !SUBGROUP_EMULATE
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_KHR_shader_subgroup_ballot : require
+#if SEGMENTED
+#extension GL_KHR_shader_subgroup_shuffle_relative : require
+#endif
 #endif
 
 layout(local_size_x = WG_SIZE) in;

@@ -30,6 +30,9 @@
 // lint: SUBGROUP=1 SG_SIZE=64 CARRY=2 OP=0 OUT=2 RECORD_WORDS=1 TOTAL=1 WINDOW=64
 // lint: SUBGROUP=1 SUBGROUP_EMULATE=1 SG_SIZE=32 WG_SIZE=32 CARRY=2 TYPE=2 OP=2 WINDOW=32
 // lint: SUBGROUP=1 SUBGROUP_EMULATE=1 SG_SIZE=8 WG_SIZE=8 CARRY=1 TYPE=1 OP=1
+// lint: SUBGROUP=1 SG_SIZE=32 SEGMENTED=1 CARRY=2 TYPE=2 OP=0
+// lint: SUBGROUP=1 SG_SIZE=32 SEGMENTED=1 CARRY=1 TYPE=1 OP=2 WG_SIZE=1024 VEC=1
+// lint: SUBGROUP=1 SUBGROUP_EMULATE=1 SG_SIZE=8 WG_SIZE=8 SEGMENTED=1 CARRY=2 OP=1 WINDOW=8
 
 #ifndef WG_SIZE
 #define WG_SIZE 256
@@ -39,6 +42,9 @@
 #endif
 #ifndef SUBGROUP_EMULATE
 #define SUBGROUP_EMULATE 0
+#endif
+#ifndef SEGMENTED
+#define SEGMENTED 0
 #endif
 #ifndef CARRY
 #define CARRY 0
@@ -58,6 +64,9 @@
 #extension GL_KHR_shader_subgroup_vote : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_KHR_shader_subgroup_ballot : require
+#if SEGMENTED
+#extension GL_KHR_shader_subgroup_shuffle_relative : require
+#endif
 #endif
 
 layout(local_size_x = WG_SIZE) in;

@@ -9,8 +9,9 @@
 // the whole subgroup does. What this leaves untested is the layout with
 // several subgroups per group (SG_ID > 0).
 //
-// Results are those of the built-ins. Float additions run from lane 0 up,
-// one order among those the built-ins may use.
+// Results are those of the built-ins (values pass through shared memory
+// as bits). Float additions run from lane 0 up, one order among those the
+// built-ins may use.
 
 #if SG_SIZE != WG_SIZE
 #error "sgemu.glsl emulates one subgroup per work group: SG_SIZE must equal WG_SIZE"
@@ -52,14 +53,16 @@ T sgAll(T v) {
     return fromBits(sgeOut[WG_SIZE]);
 }
 
-T sgLast(T v) {
+uint sgLastU(uint v) {
     groupSync();
     if (SG_LANE == uint(WG_SIZE - 1)) {
-        sgeOut[0] = toBits(v);
+        sgeOut[0] = v;
     }
     groupSync();
-    return fromBits(sgeOut[0]);
+    return sgeOut[0];
 }
+
+T sgLast(T v) { return fromBits(sgLastU(toBits(v))); }
 
 uint sgMinU(uint v) {
     groupSync();
@@ -75,3 +78,14 @@ uint sgMinU(uint v) {
     groupSync();
     return sgeOut[0];
 }
+
+#if SEGMENTED
+uint sgUpU(uint v, uint d) {
+    groupSync();
+    sgeIn[SG_LANE] = v;
+    groupSync();
+    return SG_LANE >= d ? sgeIn[SG_LANE - d] : v;
+}
+
+T sgUpT(T v, uint d) { return fromBits(sgUpU(toBits(v), d)); }
+#endif

@@ -35,9 +35,6 @@
 
 #define TILE_VECS (WG_SIZE * VEC)
 
-#if SUBGROUP && SEGMENTED
-#error "subgroup arithmetic has no segmented operator; build segmented kernels with SUBGROUP=0"
-#endif
 
 shared V wgBuf[WG_SIZE];
 
@@ -118,10 +115,44 @@ V wgExclusiveScan(V v, out V total) {
 T sgLast(T v) { return subgroupBroadcast(v, uint(SG_SIZE - 1)); }
 // sgMinU is the minimum of the lanes' v.
 uint sgMinU(uint v) { return subgroupMin(v); }
+#if SEGMENTED
+// sgUpU and sgUpT return lane l-d's v to lane l >= d (lanes below d get
+// an undefined value); sgLastU is sgLast for uint.
+uint sgUpU(uint v, uint d) { return subgroupShuffleUp(v, d); }
+T sgUpT(T v, uint d) { return subgroupShuffleUp(v, d); }
+uint sgLastU(uint v) { return subgroupBroadcast(v, uint(SG_SIZE - 1)); }
+#endif
 #endif
 
-shared T sgBuf[WG_SIZE / SG_SIZE];
-shared T sgTotal;
+// sgExclusiveV, sgAllV and sgLastV are the subgroup operations on V. For
+// segmented pairs, which subgroup arithmetic has no operator for, the
+// inclusive scan is Hillis and Steele's: log2(SG_SIZE) shuffles up, each
+// lane combining the pair d lanes back on its left.
+#if SEGMENTED
+V sgUpV(V a, uint d) { return Seg(sgUpU(a.f, d), sgUpT(a.v, d)); }
+V sgInclusiveV(V a) {
+    for (uint d = 1u; d < uint(SG_SIZE); d <<= 1) {
+        V b = sgUpV(a, d);
+        if (SG_LANE >= d) {
+            a = comb(b, a);
+        }
+    }
+    return a;
+}
+V sgExclusiveV(V a) {
+    V e = sgUpV(sgInclusiveV(a), 1u);
+    return SG_LANE == 0u ? vIdent() : e;
+}
+V sgLastV(V a) { return Seg(sgLastU(a.f), sgLast(a.v)); }
+V sgAllV(V a) { return sgLastV(sgInclusiveV(a)); }
+#else
+#define sgExclusiveV sgExclusive
+#define sgAllV sgAll
+#define sgLastV sgLast
+#endif
+
+shared V sgBuf[WG_SIZE / SG_SIZE];
+shared V sgTotal;
 
 // sgUsable: the driver runs the group as full subgroups of the size the
 // program was built for. Otherwise the shared-memory code runs (uniform
@@ -137,9 +168,9 @@ void sgScanTotals() {
     groupSync();
     if (SG_ID == 0u) {
         uint l = SG_LANE;
-        T v = l < SG_COUNT ? sgBuf[l] : ident();
-        T e = sgExclusive(v);
-        T all = sgAll(v);
+        V v = l < SG_COUNT ? sgBuf[l] : vIdent();
+        V e = sgExclusiveV(v);
+        V all = sgAllV(v);
         if (l < SG_COUNT) {
             sgBuf[l] = e;
         }
@@ -167,20 +198,20 @@ uint tileVec(uint i) {
 V tileScan(V x[VEC][4], out V pre[VEC]) {
 #if SUBGROUP
     if (sgUsable()) {
-        T carry = ident(); // op of this subgroup's earlier steps
+        V carry = vIdent(); // op of this subgroup's earlier steps
         for (uint i = 0u; i < uint(VEC); i++) {
-            T t = reduce4(x[i]);
-            T e = sgExclusive(t);
-            pre[i] = op(carry, e);
-            carry = op(carry, sgLast(op(e, t)));
+            V t = reduce4(x[i]);
+            V e = sgExclusiveV(t);
+            pre[i] = comb(carry, e);
+            carry = comb(carry, sgLastV(comb(e, t)));
         }
         if (SG_LANE == 0u) {
             sgBuf[SG_ID] = carry;
         }
         sgScanTotals();
-        T before = sgBuf[SG_ID];
+        V before = sgBuf[SG_ID];
         for (uint i = 0u; i < uint(VEC); i++) {
-            pre[i] = op(before, pre[i]);
+            pre[i] = comb(before, pre[i]);
         }
         return sgTotal;
     }
@@ -199,15 +230,30 @@ V tileScan(V x[VEC][4], out V pre[VEC]) {
     return total;
 }
 
-// tileReduce returns the op of the tile's elements x to every invocation.
-V tileReduce(V x[VEC][4]) {
-    V run = vIdent();
-    for (uint i = 0u; i < uint(VEC); i++) {
-        run = comb(run, reduce4(x[i]));
+// foldStep combines the total t of this invocation's vector in step i
+// into run, its fold of the steps before; groupTotal then returns the op of
+// the whole tile to every invocation. In the subgroup layout a lane's steps
+// lie SG_SIZE vectors apart, so it may fold them by itself only under a
+// commutative operator; the segmented operator is not one, so each step is
+// reduced over the subgroup first (and run is the subgroup's, in every
+// lane).
+V foldStep(V run, V t) {
+#if SUBGROUP && SEGMENTED
+    if (sgUsable()) {
+        return comb(run, sgAllV(t));
     }
+#endif
+    return comb(run, t);
+}
+
+V groupTotal(V run) {
 #if SUBGROUP
     if (sgUsable()) {
-        T all = sgAll(run);
+#if SEGMENTED
+        V all = run;
+#else
+        V all = sgAllV(run);
+#endif
         if (SG_LANE == 0u) {
             sgBuf[SG_ID] = all;
         }
@@ -216,4 +262,13 @@ V tileReduce(V x[VEC][4]) {
     }
 #endif
     return wgUpSweep(run);
+}
+
+// tileReduce returns the op of the tile's elements x to every invocation.
+V tileReduce(V x[VEC][4]) {
+    V run = vIdent();
+    for (uint i = 0u; i < uint(VEC); i++) {
+        run = foldStep(run, reduce4(x[i]));
+    }
+    return groupTotal(run);
 }
