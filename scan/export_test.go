@@ -1,5 +1,7 @@
 package scan
 
+import "fmt"
+
 // SetSpin sets how often a look-back tile polls before it reduces a
 // predecessor's input itself; 0 makes every wait a fallback.
 func SetSpin(s *Scanner, polls int) { s.spin = polls }
@@ -32,10 +34,13 @@ func SetCounters(s *Scanner, epoch, ticket uint32) {
 const MaxEpoch = maxEpoch
 
 // EmulateSubgroups makes s run its subgroup kernels on any driver, with
-// one subgroup per work group made of shared memory and barriers
+// subgroups of size invocations made of shared memory and barriers
 // (shaders/scan/sgemu.glsl). Call it before s's first call.
-func EmulateSubgroups(s *Scanner) {
-	s.emulate, s.subgroups, s.segSub, s.sgSize = true, true, true, s.opt.GroupSize
+func EmulateSubgroups(s *Scanner, size int) {
+	if g := s.opt.GroupSize; size < 4 || g%size != 0 || g > size*size {
+		panic(fmt.Sprintf("scan: EmulateSubgroups: size %d does not divide GroupSize %d into at most %d subgroups", size, g, size))
+	}
+	s.emulate, s.subgroups, s.segSub, s.sgSize = true, true, true, size
 	clear(s.progs)
 }
 

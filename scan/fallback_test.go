@@ -26,8 +26,11 @@ func TestFallbackOnly(t *testing.T) {
 		cfgs = append(cfgs, config{name: fmt.Sprintf("look-back/no-publish/subgroup/tile%d", 16*cp.SubgroupSize),
 			opt: scan.Options{Path: scan.PathLookBack, GroupSize: 2 * cp.SubgroupSize, Vectors: 2}})
 	} else {
-		cfgs = append(cfgs, config{name: "look-back/no-publish/emulated-subgroup/tile64",
-			opt: scan.Options{Path: scan.PathLookBack, GroupSize: 8, Vectors: 2}, emulate: true})
+		cfgs = append(cfgs,
+			config{name: "look-back/no-publish/emulated-subgroup/tile64",
+				opt: scan.Options{Path: scan.PathLookBack, GroupSize: 8, Vectors: 2}, emulate: 8},
+			config{name: "look-back/no-publish/emulated-4-subgroups/tile256",
+				opt: scan.Options{Path: scan.PathLookBack, GroupSize: 32, Vectors: 2}, emulate: 8})
 	}
 	for _, cfg := range cfgs {
 		t.Run(cfg.name, func(t *testing.T) {

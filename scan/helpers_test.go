@@ -22,9 +22,10 @@ type config struct {
 	// has not published yet when a tile looks is reduced by the tile
 	// itself, including in place, where the predecessor may be writing.
 	fallback bool
-	// emulate runs the subgroup kernels on shared-memory stand-ins, one
-	// subgroup per work group, where the driver has no subgroups.
-	emulate bool
+	// emulate, when nonzero, runs the subgroup kernels on shared-memory
+	// stand-ins with subgroups of that many invocations, where the driver
+	// has no subgroups.
+	emulate int
 }
 
 // subgroupCaps are the features the subgroup kernels need.
@@ -37,32 +38,34 @@ func configs(t *testing.T, c *gpu.Context) []config {
 	var out []config
 	for _, p := range []scan.Path{scan.PathReduceThenScan, scan.PathLookBack} {
 		out = append(out,
-			config{fmt.Sprintf("%v/shared/tile32", p), scan.Options{Path: p, NoSubgroups: true, GroupSize: 8, Vectors: 1}, true, false, false},
-			config{fmt.Sprintf("%v/shared/tile256", p), scan.Options{Path: p, NoSubgroups: true, GroupSize: 32, Vectors: 2}, true, false, false},
-			config{fmt.Sprintf("%v/shared/default", p), scan.Options{Path: p, NoSubgroups: true}, false, false, false},
+			config{fmt.Sprintf("%v/shared/tile32", p), scan.Options{Path: p, NoSubgroups: true, GroupSize: 8, Vectors: 1}, true, false, 0},
+			config{fmt.Sprintf("%v/shared/tile256", p), scan.Options{Path: p, NoSubgroups: true, GroupSize: 32, Vectors: 2}, true, false, 0},
+			config{fmt.Sprintf("%v/shared/default", p), scan.Options{Path: p, NoSubgroups: true}, false, false, 0},
 		)
 	}
 	out = append(out,
-		config{"look-back/fallback/tile32", scan.Options{Path: scan.PathLookBack, NoSubgroups: true, GroupSize: 8, Vectors: 1}, true, true, false},
-		config{"look-back/fallback/tile256", scan.Options{Path: scan.PathLookBack, NoSubgroups: true, GroupSize: 32, Vectors: 2}, false, true, false},
+		config{"look-back/fallback/tile32", scan.Options{Path: scan.PathLookBack, NoSubgroups: true, GroupSize: 8, Vectors: 1}, true, true, 0},
+		config{"look-back/fallback/tile256", scan.Options{Path: scan.PathLookBack, NoSubgroups: true, GroupSize: 32, Vectors: 2}, false, true, 0},
 	)
 	if cp := c.Caps(); cp.HasSubgroup(subgroupCaps) {
 		sg := cp.SubgroupSize
 		for _, p := range []scan.Path{scan.PathReduceThenScan, scan.PathLookBack} {
 			out = append(out,
-				config{fmt.Sprintf("%v/subgroup/tile%d", p, 8*sg), scan.Options{Path: p, GroupSize: 2 * sg, Vectors: 1}, true, false, false},
-				config{fmt.Sprintf("%v/subgroup/default", p), scan.Options{Path: p}, false, false, false},
+				config{fmt.Sprintf("%v/subgroup/tile%d", p, 8*sg), scan.Options{Path: p, GroupSize: 2 * sg, Vectors: 1}, true, false, 0},
+				config{fmt.Sprintf("%v/subgroup/default", p), scan.Options{Path: p}, false, false, 0},
 			)
 		}
 	} else {
-		// The subgroup kernels' logic still runs, on stand-ins with one
-		// subgroup per group; several subgroups per group need a driver
-		// that has them.
-		t.Logf("subgroup paths: emulated (one subgroup per group), the driver (%s) lacks GL_KHR_shader_subgroup arithmetic", cp.Renderer)
+		// The subgroup kernels' logic still runs, on stand-ins: one
+		// subgroup per group (the look-back walk of subgroup 0 runs only
+		// so), and four.
+		t.Logf("subgroup paths: emulated, the driver (%s) lacks GL_KHR_shader_subgroup arithmetic", cp.Renderer)
 		out = append(out,
-			config{name: "look-back/emulated-subgroup/tile64", opt: scan.Options{Path: scan.PathLookBack, GroupSize: 8, Vectors: 2}, full: true, emulate: true},
-			config{name: "look-back/emulated-subgroup-fallback/tile64", opt: scan.Options{Path: scan.PathLookBack, GroupSize: 8, Vectors: 2}, fallback: true, emulate: true},
-			config{name: "reduce-then-scan/emulated-subgroup/tile32", opt: scan.Options{Path: scan.PathReduceThenScan, GroupSize: 8, Vectors: 1}, emulate: true},
+			config{name: "look-back/emulated-subgroup/tile64", opt: scan.Options{Path: scan.PathLookBack, GroupSize: 8, Vectors: 2}, full: true, emulate: 8},
+			config{name: "look-back/emulated-subgroup-fallback/tile64", opt: scan.Options{Path: scan.PathLookBack, GroupSize: 8, Vectors: 2}, fallback: true, emulate: 8},
+			config{name: "reduce-then-scan/emulated-subgroup/tile32", opt: scan.Options{Path: scan.PathReduceThenScan, GroupSize: 8, Vectors: 1}, emulate: 8},
+			config{name: "look-back/emulated-4-subgroups/tile256", opt: scan.Options{Path: scan.PathLookBack, GroupSize: 32, Vectors: 2}, full: true, emulate: 8},
+			config{name: "reduce-then-scan/emulated-4-subgroups/tile128", opt: scan.Options{Path: scan.PathReduceThenScan, GroupSize: 32, Vectors: 1}, emulate: 8},
 		)
 	}
 	return out
@@ -80,8 +83,8 @@ func newScanner(t *testing.T, c *gpu.Context, cfg config) *scan.Scanner {
 		scan.SetSpin(s, 0)
 	}
 	want := !cfg.opt.NoSubgroups && c.Caps().HasSubgroup(subgroupCaps)
-	if cfg.emulate {
-		scan.EmulateSubgroups(s)
+	if cfg.emulate != 0 {
+		scan.EmulateSubgroups(s, cfg.emulate)
 		want = true
 	}
 	if s.Subgroups() != want {
@@ -104,7 +107,7 @@ func expectPlan(t *testing.T, s *scan.Scanner, cfg config, what string, floatAdd
 	}
 	// A subgroup kernel that fails to build turns subgroups off for the
 	// Scanner's life: no call may do that on a driver that has them.
-	if sg := cfg.emulate || !cfg.opt.NoSubgroups && s.Context().Caps().HasSubgroup(subgroupCaps); sg && !s.Subgroups() {
+	if sg := cfg.emulate != 0 || !cfg.opt.NoSubgroups && s.Context().Caps().HasSubgroup(subgroupCaps); sg && !s.Subgroups() {
 		t.Fatalf("%s: ran %v, and the scanner lost its subgroup kernels", what, p)
 	}
 	if p.Subgroups != (s.Subgroups() && !cfg.opt.NoSubgroups) && !segmentedName(what) { // segmented: see TestSegmentedScan

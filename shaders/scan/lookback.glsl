@@ -45,6 +45,13 @@
 #ifndef WINDOW
 #define WINDOW 32
 #endif
+// SG_WALK: subgroup 0 walks back alone (sgWalk). Not for segmented pairs,
+// and on the stand-ins only with one subgroup per group (sgemu.glsl).
+#if SUBGROUP && !SEGMENTED && (!SUBGROUP_EMULATE || SG_SIZE == WG_SIZE)
+#define SG_WALK 1
+#else
+#define SG_WALK 0
+#endif
 #if WINDOW > WG_SIZE
 #error "WINDOW must not exceed WG_SIZE"
 #endif
@@ -180,7 +187,7 @@ void combineWindow() {
     }
 }
 
-#if SUBGROUP && !SEGMENTED
+#if SG_WALK
 shared uint lbBase;
 
 // sgWalk is the look-back of subgroup 0 alone, without group barriers
@@ -254,7 +261,7 @@ V lookBack(uint tile, V total, V first) {
     for (uint base = tile - 1u;;) {
         uint next;
         uint take;
-#if SUBGROUP && !SEGMENTED
+#if SG_WALK
         if (sgUsable() && WINDOW == SG_SIZE) {
             if (SG_ID == 0u) {
                 bool done;

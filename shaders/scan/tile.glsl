@@ -151,6 +151,15 @@ V sgAllV(V a) { return sgLastV(sgInclusiveV(a)); }
 #define sgLastV sgLast
 #endif
 
+// SG0_RUNS guards code that only subgroup 0 needs. The stand-ins hold
+// group barriers, so with them every subgroup runs it (reading what
+// subgroup 0 reads, before its first barrier), and only subgroup 0 stores.
+#if SUBGROUP_EMULATE
+#define SG0_RUNS true
+#else
+#define SG0_RUNS (SG_ID == 0u)
+#endif
+
 shared V sgBuf[WG_SIZE / SG_SIZE];
 shared V sgTotal;
 
@@ -166,15 +175,15 @@ bool sgUsable() {
 // (the host checks), so one subgroup scans them all.
 void sgScanTotals() {
     groupSync();
-    if (SG_ID == 0u) {
+    if (SG0_RUNS) {
         uint l = SG_LANE;
         V v = l < SG_COUNT ? sgBuf[l] : vIdent();
         V e = sgExclusiveV(v);
         V all = sgAllV(v);
-        if (l < SG_COUNT) {
+        if (SG_ID == 0u && l < SG_COUNT) {
             sgBuf[l] = e;
         }
-        if (l == 0u) {
+        if (SG_ID == 0u && l == 0u) {
             sgTotal = all;
         }
     }
