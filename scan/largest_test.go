@@ -1,6 +1,8 @@
 package scan_test
 
 import (
+	"fmt"
+
 	"testing"
 
 	"github.com/dpgl/dpgl/gpu"
@@ -56,5 +58,35 @@ func TestLargest(t *testing.T) {
 			t.Logf("n=%d: %v", n, s.LastPlan())
 			logFallbacks(t, s, cfg)
 		})
+	}
+}
+
+// TestLargestBuffer scans, in place, a buffer of the largest size the
+// driver allows (GL_MAX_SHADER_STORAGE_BLOCK_SIZE, capped at 2^28
+// elements to bound host memory on GPUs with larger limits), on both
+// paths with the default tile. The array fills its whole buffer, so there
+// is no room for guard regions: the CPU loop checks every element, and a
+// write past the end falls outside the buffer.
+func TestLargestBuffer(t *testing.T) {
+	c := gputest.Context(t)
+	n := int(min(c.Caps().MaxSSBOSize/4, 1<<28))
+	rng := gputest.Rand(t)
+	u := randVals[uint32](rng, n)
+	want := cpuScan(u, nil, scan.Add, 5, false)
+	b := upload(t, c, u)
+	for _, p := range []scan.Path{scan.PathLookBack, scan.PathReduceThenScan} {
+		s, err := scan.NewWithOptions(c, scan.Options{Path: p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Delete()
+		what := fmt.Sprintf("ExclusiveScan uint32 Add n=%d (%d bytes) in place, %v", n, 4*n, p)
+		b.Write(0, u)
+		scan.ExclusiveScan(s, gpu.Array[uint32](b), gpu.Array[uint32](b), scan.Add, 5)
+		want.check(t, what, b.Download())
+		if got := s.LastPlan(); got.Path != p {
+			t.Fatalf("%s: ran %v", what, got)
+		}
+		t.Logf("%s: %v", what, s.LastPlan())
 	}
 }
