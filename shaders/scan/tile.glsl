@@ -35,7 +35,6 @@
 
 #define TILE_VECS (WG_SIZE * VEC)
 
-
 shared V wgBuf[WG_SIZE];
 
 // groupSync: every invocation has arrived, and its shared-memory writes
