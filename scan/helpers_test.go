@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -110,8 +111,14 @@ func expectPlan(t *testing.T, s *scan.Scanner, cfg config, what string, floatAdd
 	if sg := cfg.emulate != 0 || !cfg.opt.NoSubgroups && s.Context().Caps().HasSubgroup(subgroupCaps); sg && !s.Subgroups() {
 		t.Fatalf("%s: ran %v, and the scanner lost its subgroup kernels", what, p)
 	}
-	if p.Subgroups != (s.Subgroups() && !cfg.opt.NoSubgroups) && !segmentedName(what) { // segmented: see TestSegmentedScan
-		t.Fatalf("%s: ran %v with subgroups %v, scanner has %v", what, p, p.Subgroups, s.Subgroups())
+	// Segmented scans need subgroup shuffles too (segmented copy does not:
+	// it max-scans head indices).
+	sub := s.Subgroups()
+	if segmentedScanName(what) {
+		sub = scan.SegmentedSubgroups(s)
+	}
+	if want := sub && !cfg.opt.NoSubgroups; p.Subgroups != want {
+		t.Fatalf("%s: ran %v with subgroups %v, want %v", what, p, p.Subgroups, want)
 	}
 }
 
@@ -125,7 +132,9 @@ func logFallbacks(t *testing.T, s *scan.Scanner, cfg config) {
 	t.Logf("%s: %d look-back fallbacks", cfg.name, scan.Fallbacks(s))
 }
 
-func segmentedName(what string) bool { return len(what) >= 9 && what[:9] == "Segmented" }
+func segmentedScanName(what string) bool {
+	return strings.HasPrefix(what, "SegmentedExclusiveScan") || strings.HasPrefix(what, "SegmentedInclusiveScan")
+}
 
 // sizes are the lengths every primitive is tested at for a scanner: the
 // edges of a work group and of a tile, several tiles, one more than a

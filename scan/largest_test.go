@@ -2,7 +2,6 @@ package scan_test
 
 import (
 	"fmt"
-
 	"testing"
 
 	"github.com/dpgl/dpgl/gpu"
