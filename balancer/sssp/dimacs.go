@@ -8,6 +8,10 @@ import (
 	"strings"
 )
 
+// maxDIMACSVertices bounds the vertices a .gr header may declare (see
+// ReadDIMACS).
+const maxDIMACSVertices = 1 << 26
+
 // ReadDIMACS reads a graph in the 9th DIMACS Implementation Challenge's
 // shortest-path format (.gr):
 //
@@ -20,6 +24,11 @@ import (
 // parse, a vertex outside 1..N, a negative weight, or a count of arcs other
 // than M is an error naming the file (name), the line and the field. Blank
 // lines and CRLF line ends are allowed.
+//
+// N is at most 2^26 (the challenge's largest graph, the USA road network,
+// has 23,947,347 vertices): vertices cost memory but no bytes of the file,
+// so without a bound a 16-byte header could make the reader allocate
+// gigabytes. Graphs beyond it can be built with NewGraph.
 func ReadDIMACS(r io.Reader, name string) (*Graph, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
@@ -49,8 +58,8 @@ func ReadDIMACS(r io.Reader, name string) (*Graph, error) {
 				return nil, fail("field 2 (problem type): %q, want sp", f[1])
 			}
 			nv, err := strconv.ParseUint(f[2], 10, 64)
-			if err != nil || nv > maxVertices {
-				return nil, fail("field 3 (vertices): %q is not a count of vertices in 0..%d", f[2], maxVertices)
+			if err != nil || nv > maxDIMACSVertices {
+				return nil, fail("field 3 (vertices): %q is not a count of vertices in 0..%d, the reader's limit", f[2], maxDIMACSVertices)
 			}
 			na, err := strconv.ParseUint(f[3], 10, 64)
 			if err != nil || na > maxEdges {

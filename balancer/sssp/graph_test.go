@@ -139,6 +139,7 @@ func TestReadDIMACS(t *testing.T) {
 		{"c x\np max 2 1\n", "bad.gr:2: field 2 (problem type): \"max\", want sp"},
 		{"p sp two 1\n", "bad.gr:1: field 3 (vertices): \"two\" is not a count"},
 		{"p sp 2 -1\n", "bad.gr:1: field 4 (arcs): \"-1\" is not a count"},
+		{"p sp 67108865 0\n", "bad.gr:1: field 3 (vertices): \"67108865\" is not a count of vertices in 0..67108864, the reader's limit"},
 		{"p sp 2\n", "bad.gr:1: problem line has 3 fields, want 4"},
 		{"p sp 2 1\np sp 2 1\n", "bad.gr:2: a second problem line"},
 		{"p sp 2 2\na 1 2 3\n", "bad.gr:2: the problem line declares 2 arcs, the file has 1"},
