@@ -1,16 +1,11 @@
 package balancer
 
 import (
-	"bytes"
-	"encoding/json"
+	"cmp"
 	"errors"
 	"fmt"
-	"io/fs"
 	"math"
-	"os"
-	"path/filepath"
 	"sort"
-	"strings"
 	"time"
 )
 
@@ -20,12 +15,18 @@ import (
 const DefaultMargin = 4
 
 // Calibrator computes a loop kind's overestimated cost the paper's way
-// (§2.1): for each calibration run (a dataset), the longest gathering plus
-// the longest redistribution over the shortest solution phase; the largest
-// of these over all runs, plus a margin constant.
+// (§2.1, §4.1): for each calibration run (a dataset), the longest gathering
+// plus the longest redistribution over the shortest solution phase; the
+// largest of these over all runs, plus a margin constant.
 //
 // Runs should balance (the Always policy does whenever it can), since a run
-// without a redistribution measures only the gathering.
+// without a redistribution measures only the gathering; and they should be
+// warmed up: a Loop's first run pays for compiling kernels and touching
+// memory for the first time, which on llvmpipe makes its gathering and
+// redistribution up to ten times slower than later ones, so that its cost
+// (hundreds of iterations where the true cost is tens) would keep
+// CostEffective from ever balancing. Add therefore does not count first
+// runs (Stats.FirstRun). Calibrate does all of this for one loop.
 type Calibrator struct {
 	// SolveFloor, when set, is the paper's floor on the solution phase's
 	// minimum time (§2.2): shorter solution phases count as SolveFloor, so
@@ -37,36 +38,83 @@ type Calibrator struct {
 	SolveFloor time.Duration
 
 	Runs            int
+	FirstRuns       int           // runs not counted because they were their loop's first
 	Cost            float64       // the largest per-run cost so far, without the margin
 	MaxGather       time.Duration // over all runs
 	MaxRedistribute time.Duration
 	MinSolve        time.Duration
+	// LongestRun is the largest MAX(workload) at the start of a counted
+	// run: the iterations that run takes as Figure 1.
+	LongestRun uint32
 }
 
 // Add accounts one run's times. Runs that did not gather or did not solve
-// count for nothing.
+// count for nothing, and a loop's first run (Stats.FirstRun) only counts
+// in FirstRuns.
 func (c *Calibrator) Add(s *Stats) {
 	if s.Gather.N == 0 || s.Solve.N == 0 {
 		return
 	}
+	if s.FirstRun {
+		c.FirstRuns++
+		return
+	}
 	soln := max(s.Solve.Min, c.SolveFloor)
-	c.Cost = max(c.Cost, costOf(s.Gather.Max, s.Redistribute.Max, soln))
+	c.Cost = max(c.Cost, c.runCost(s))
 	c.MaxGather = max(c.MaxGather, s.Gather.Max)
 	c.MaxRedistribute = max(c.MaxRedistribute, s.Redistribute.Max)
 	if c.Runs == 0 || soln < c.MinSolve {
 		c.MinSolve = soln
 	}
+	c.LongestRun = max(c.LongestRun, s.Start.MaxWorkload)
 	c.Runs++
 }
 
+// runCost is the paper's cost of one run.
+func (c *Calibrator) runCost(s *Stats) float64 {
+	return costOf(s.Gather.Max, s.Redistribute.Max, max(s.Solve.Min, c.SolveFloor))
+}
+
+// AddMedian accounts repetitions of one calibration run (the same dataset
+// run again): only the repetition of median cost counts, so that one phase
+// delayed by another process on a shared machine does not set the
+// estimate. With one repetition it is Add. First runs and runs that did
+// not gather are left out before the median is taken.
+func (c *Calibrator) AddMedian(reps []Stats) {
+	var ok []*Stats
+	for i := range reps {
+		s := &reps[i]
+		switch {
+		case s.Gather.N == 0 || s.Solve.N == 0:
+		case s.FirstRun:
+			c.FirstRuns++
+		default:
+			ok = append(ok, s)
+		}
+	}
+	if len(ok) == 0 {
+		return
+	}
+	sort.SliceStable(ok, func(a, b int) bool { return c.runCost(ok[a]) < c.runCost(ok[b]) })
+	c.Add(ok[len(ok)/2])
+}
+
 // Estimate returns the overestimate: the largest cost plus margin. It fails
-// when no run gathered or none redistributed.
+// when no run was counted (with a word on first runs when only those were
+// added) or none redistributed.
 func (c *Calibrator) Estimate(margin float64) (LoopCost, error) {
+	if c.Runs == 0 && c.FirstRuns > 0 {
+		return LoopCost{}, fmt.Errorf("balancer: Calibrator.Estimate: the %d runs added were each their loop's first, whose gathering and redistribution include one-time costs "+
+			"(kernel compilation, first use of memory) and would overestimate the cost many times over; run each loop once before calibrating (Calibrate does)", c.FirstRuns)
+	}
 	if c.Runs == 0 {
 		return LoopCost{}, errors.New("balancer: Calibrator.Estimate: no run gathered information")
 	}
 	if c.MaxRedistribute == 0 {
 		return LoopCost{}, errors.New("balancer: Calibrator.Estimate: no run redistributed (calibrate with the Always policy on unbalanced data)")
+	}
+	if !(margin >= 0) || math.IsInf(margin, 0) {
+		panic(fmt.Sprintf("balancer: Calibrator.Estimate: margin %v is not a nonnegative number", margin))
 	}
 	return LoopCost{
 		CostIterations:    c.Cost + margin,
@@ -76,7 +124,72 @@ func (c *Calibrator) Estimate(margin float64) (LoopCost, error) {
 		MinSolveNs:        int64(c.MinSolve),
 		SolveFloorNs:      int64(c.SolveFloor),
 		Runs:              c.Runs,
+		LongestRun:        c.LongestRun,
 	}, nil
+}
+
+// CalibrateOptions say how Calibrate measures.
+type CalibrateOptions struct {
+	// Warmup is the number of runs of each dataset made and not counted
+	// before its measured runs (0: one). A loop's first run is never
+	// counted in any case.
+	Warmup int
+	// Reps is the number of measured runs of each dataset, of which the
+	// run of median cost counts (0: three).
+	Reps int
+	// Margin is the constant added to the largest cost; DefaultMargin is
+	// the usual one, and 0 adds nothing.
+	Margin float64
+	// SolveFloor is Calibrator.SolveFloor.
+	SolveFloor time.Duration
+}
+
+// Calibrate measures the overestimated cost of l's loop kind the paper's
+// way (§4.1) on warmed-up runs. For each of the datasets, load(i) writes
+// the loop's processor arrays (Load, or a kernel of the caller's followed
+// by gpu.BarrierStorage); Calibrate runs it under Always, so that it
+// redistributes, Warmup times uncounted and Reps times counted (loading
+// before every run), keeps the run of median cost, and returns the largest
+// cost over the datasets plus the margin, as Calibrator does. The loop's
+// configuration is restored afterwards.
+//
+// Calibrate with datasets like the ones the loop will balance: the cost is
+// in iterations of the solution phase, which are shorter with fewer or
+// lighter processors. The estimate's Warning says when the cost exceeds
+// what balancing could save in the calibration runs themselves.
+func Calibrate[T any](l *Loop[T], sol Solution, datasets int, load func(dataset int) error, o CalibrateOptions) (LoopCost, error) {
+	if datasets < 1 {
+		panic(fmt.Sprintf("balancer: Calibrate: %d datasets", datasets))
+	}
+	if o.Warmup < 0 || o.Reps < 0 {
+		panic(fmt.Sprintf("balancer: Calibrate: Warmup %d, Reps %d: want >= 0", o.Warmup, o.Reps))
+	}
+	warmup, reps := cmp.Or(o.Warmup, 1), cmp.Or(o.Reps, 3)
+	saved := l.Config()
+	cfg := saved
+	cfg.Policy, cfg.Strategy = Always, Paper
+	if err := l.SetConfig(cfg); err != nil {
+		return LoopCost{}, err
+	}
+	defer l.SetConfig(saved)
+	cal := Calibrator{SolveFloor: o.SolveFloor}
+	for d := 0; d < datasets; d++ {
+		var runs []Stats
+		for k := 0; k < warmup+reps; k++ {
+			if err := load(d); err != nil {
+				return LoopCost{}, fmt.Errorf("balancer: Calibrate: loading dataset %d: %w", d, err)
+			}
+			st, err := l.Run(sol)
+			if err != nil {
+				return LoopCost{}, fmt.Errorf("balancer: Calibrate: dataset %d: %w", d, err)
+			}
+			if k >= warmup {
+				runs = append(runs, st)
+			}
+		}
+		cal.AddMedian(runs)
+	}
+	return cal.Estimate(o.Margin)
 }
 
 // LoopCost is the calibrated overestimate of one loop kind on one renderer.
@@ -88,7 +201,25 @@ type LoopCost struct {
 	MinSolveNs        int64   `json:"minSolveNs"`
 	SolveFloorNs      int64   `json:"solveFloorNs,omitempty"`
 	Runs              int     `json:"runs"`
-	Date              string  `json:"date,omitempty"` // when it was measured, RFC 3339
+	// LongestRun is the largest MAX(workload) of the calibration runs: the
+	// iterations the longest one takes as Figure 1.
+	LongestRun uint32 `json:"longestRunIterations,omitempty"`
+	Date       string `json:"date,omitempty"` // when it was measured, RFC 3339
+}
+
+// Warning says, with the numbers, when the estimate is not to be trusted
+// as it is: a cost of at least the calibration runs' own MAX(workload) - 1
+// means that no redistribution could have paid in any of them (savings are
+// below MAX(workload)), so the estimate measured nothing that balancing
+// decides on. Usually the runs were too short, or their gathering and
+// redistribution included one-time costs. "" when there is nothing to say.
+func (lc LoopCost) Warning() string {
+	if lc.LongestRun == 0 || lc.CostIterations < float64(lc.LongestRun)-1 {
+		return ""
+	}
+	return fmt.Sprintf("the cost of %.1f iterations ((gathering %v + redistribution %v) / solution %v + %g) is not below the %d iterations of the longest calibration run, "+
+		"so balancing could not have paid in any of them: calibrate on larger workloads, after warm-up runs",
+		lc.CostIterations, time.Duration(lc.MaxGatherNs), time.Duration(lc.MaxRedistributeNs), time.Duration(lc.MinSolveNs), lc.Margin, lc.LongestRun)
 }
 
 func (lc LoopCost) check() error {
@@ -97,162 +228,6 @@ func (lc LoopCost) check() error {
 	}
 	if lc.MaxGatherNs < 0 || lc.MaxRedistributeNs < 0 || lc.MinSolveNs < 0 || lc.SolveFloorNs < 0 || lc.Runs < 1 {
 		return fmt.Errorf("negative times or no runs")
-	}
-	return nil
-}
-
-// calibrationFormat marks a file as ours; a file without it is foreign.
-const (
-	calibrationFormat  = "dpgl balancer calibration"
-	calibrationVersion = 1
-)
-
-// calibrationFile is the JSON layout:
-//
-//	{"format": "dpgl balancer calibration", "version": 1,
-//	 "renderers": {"<GL_RENDERER>": {"<loop name>": {LoopCost}}}}
-type calibrationFile struct {
-	Format    string                         `json:"format"`
-	Version   int                            `json:"version"`
-	Renderers map[string]map[string]LoopCost `json:"renderers"`
-}
-
-// Calibration is a file of calibrated costs, keyed by the GL renderer string
-// (Caps.Renderer: the same costs do not carry over to another GPU or driver)
-// and the loop's name.
-type Calibration struct {
-	Path string
-	file calibrationFile
-}
-
-// DefaultCalibrationPath is where calibrations live unless a path is given:
-// dpgl/balancer-calibration.json in the user's cache directory.
-func DefaultCalibrationPath() string {
-	dir, err := os.UserCacheDir()
-	if err != nil {
-		dir = os.TempDir()
-	}
-	return filepath.Join(dir, "dpgl", "balancer-calibration.json")
-}
-
-// CalibrationError reports a calibration file that cannot be trusted:
-// unreadable, not JSON, not a dpgl calibration (foreign), of another
-// version, or holding impossible values. Its contents are ignored, and
-// Save replaces the file.
-type CalibrationError struct {
-	Path   string
-	Reason string
-}
-
-func (e *CalibrationError) Error() string {
-	return fmt.Sprintf("balancer: calibration file %s ignored: %s; it will be replaced when a calibration is saved", e.Path, e.Reason)
-}
-
-// LoadCalibration reads the calibration file at path. A missing file gives
-// an empty calibration and no error. A file that cannot be trusted gives an
-// empty calibration and a *CalibrationError saying why, which the caller
-// should report; the calibration is still usable, and Save replaces the bad
-// file.
-func LoadCalibration(path string) (*Calibration, error) {
-	cal := &Calibration{Path: path, file: calibrationFile{Format: calibrationFormat, Version: calibrationVersion,
-		Renderers: map[string]map[string]LoopCost{}}}
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return cal, nil
-	}
-	if err != nil {
-		return cal, &CalibrationError{path, err.Error()}
-	}
-	var f calibrationFile
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil {
-		return cal, &CalibrationError{path, "not a calibration file: " + err.Error()}
-	}
-	if dec.More() {
-		return cal, &CalibrationError{path, "not a calibration file: data after the JSON object"}
-	}
-	if f.Format != calibrationFormat {
-		return cal, &CalibrationError{path, fmt.Sprintf("not a dpgl balancer calibration (format %q)", f.Format)}
-	}
-	if f.Version != calibrationVersion {
-		return cal, &CalibrationError{path, fmt.Sprintf("version %d, this program reads version %d", f.Version, calibrationVersion)}
-	}
-	for r, loops := range f.Renderers {
-		for name, lc := range loops {
-			if err := lc.check(); err != nil {
-				return cal, &CalibrationError{path, fmt.Sprintf("renderer %q, loop %q: %v", r, name, err)}
-			}
-		}
-	}
-	if f.Renderers != nil {
-		cal.file.Renderers = f.Renderers
-	}
-	return cal, nil
-}
-
-// Lookup returns the calibrated cost of the named loop on the renderer. Its
-// error says what the file holds instead when there is none.
-func (cal *Calibration) Lookup(renderer, loop string) (LoopCost, error) {
-	loops, ok := cal.file.Renderers[renderer]
-	if !ok {
-		var have []string
-		for r := range cal.file.Renderers {
-			have = append(have, fmt.Sprintf("%q", r))
-		}
-		sort.Strings(have)
-		held := "nothing"
-		if len(have) > 0 {
-			held = "only " + strings.Join(have, ", ")
-		}
-		return LoopCost{}, fmt.Errorf("balancer: %s holds no calibration for renderer %q (it holds %s)", cal.Path, renderer, held)
-	}
-	lc, ok := loops[loop]
-	if !ok {
-		return LoopCost{}, fmt.Errorf("balancer: %s holds no calibration for loop %q on renderer %q", cal.Path, loop, renderer)
-	}
-	return lc, nil
-}
-
-// Set records the cost of a loop on a renderer (Save writes it). A zero
-// Date is set to now.
-func (cal *Calibration) Set(renderer, loop string, lc LoopCost) {
-	if err := lc.check(); err != nil {
-		panic(fmt.Sprintf("balancer: Calibration.Set: %s on %q: %v", loop, renderer, err))
-	}
-	if lc.Date == "" {
-		lc.Date = time.Now().UTC().Format(time.RFC3339)
-	}
-	if cal.file.Renderers[renderer] == nil {
-		cal.file.Renderers[renderer] = map[string]LoopCost{}
-	}
-	cal.file.Renderers[renderer][loop] = lc
-}
-
-// Save writes the calibration to Path, creating its directory, replacing
-// whatever was there in one rename so that readers never see half a file.
-func (cal *Calibration) Save() error {
-	data, err := json.MarshalIndent(&cal.file, "", "  ")
-	if err != nil {
-		return fmt.Errorf("balancer: saving calibration: %v", err)
-	}
-	if err := os.MkdirAll(filepath.Dir(cal.Path), 0o755); err != nil {
-		return fmt.Errorf("balancer: saving calibration: %v", err)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(cal.Path), ".calibration-*")
-	if err != nil {
-		return fmt.Errorf("balancer: saving calibration: %v", err)
-	}
-	_, err = tmp.Write(append(data, '\n'))
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), cal.Path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("balancer: saving calibration to %s: %v", cal.Path, err)
 	}
 	return nil
 }

@@ -1,9 +1,12 @@
 package balancer
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -45,17 +48,21 @@ func TestCalibrationRoundTrip(t *testing.T) {
 	}
 }
 
-// A corrupt or foreign file is reported, ignored, and replaced by Save.
-func TestCalibrationCorruptOrForeign(t *testing.T) {
+// A file that is not ours is reported, left byte for byte as it was, and
+// never written: Save fails.
+func TestCalibrationForeignFileIsNeverWritten(t *testing.T) {
+	gz := []byte{0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0x5c, 0x01, 'n', '+', 0x00}
 	for name, c := range map[string]struct{ data, reason string }{
-		"truncated":     {`{"format": "dpgl balancer calibration", "version": 1, "renderers": {"x": {`, "not a calibration file"},
-		"garbage":       {"\x00\x01binary", "not a calibration file"},
-		"empty":         {"", "not a calibration file"},
-		"foreign json":  {`{"name": "some-package", "version": "1.0.0"}`, "not a calibration file"},
-		"foreign array": {`[1, 2, 3]`, "not a calibration file"},
-		"other format":  {`{"format": "something else", "version": 1, "renderers": {}}`, `format "something else"`},
+		"nii.gz":        {string(gz), "not a JSON object"},
+		"truncated":     {`{"format": "dpgl balancer calibration", "version": 1, "renderers": {"x": {`, "not a JSON object"},
+		"garbage":       {"\x00\x01binary", "not a JSON object"},
+		"empty":         {"", "not a JSON object"},
+		"null":          {"null", "not a JSON object"},
+		"foreign json":  {`{"name": "some-package", "version": "1.0.0"}`, `"format" is missing`},
+		"foreign array": {`[1, 2, 3]`, "not a JSON object"},
+		"other format":  {`{"format": "something else", "version": 1, "renderers": {}}`, `"format" is "something else"`},
 		"other version": {`{"format": "dpgl balancer calibration", "version": 7, "renderers": {}}`, "version 7"},
-		"nan cost":      {`{"format": "dpgl balancer calibration", "version": 1, "renderers": {"r": {"l": {"costIterations": -3, "runs": 1}}}}`, "not a positive number"},
+		"bad renderers": {`{"format": "dpgl balancer calibration", "version": 1, "renderers": [1]}`, `"renderers" is not an object`},
 		"two objects":   {`{"format": "dpgl balancer calibration", "version": 1, "renderers": {}} {}`, "data after"},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -65,24 +72,111 @@ func TestCalibrationCorruptOrForeign(t *testing.T) {
 			}
 			cal, err := LoadCalibration(path)
 			var ce *CalibrationError
-			if !errors.As(err, &ce) || !strings.Contains(err.Error(), c.reason) || !strings.Contains(err.Error(), path) {
-				t.Fatalf("got %v, want a CalibrationError about %q", err, c.reason)
+			if !errors.As(err, &ce) || !ce.Foreign || !strings.Contains(err.Error(), c.reason) || !strings.Contains(err.Error(), path) {
+				t.Fatalf("got %v, want a foreign-file CalibrationError about %q naming the file", err, c.reason)
 			}
 			if _, err := cal.Lookup("r", "l"); err == nil {
 				t.Fatal("an untrusted file's entries were used")
 			}
 			cal.Set("r", "l", LoopCost{CostIterations: 5, Runs: 1})
-			if err := cal.Save(); err != nil {
-				t.Fatal(err)
+			if err := cal.Save(); err == nil || !strings.Contains(err.Error(), path) {
+				t.Fatalf("Save over a foreign file: %v", err)
 			}
-			back, err := LoadCalibration(path)
-			if err != nil {
-				t.Fatalf("the replaced file: %v", err)
+			if got, _ := os.ReadFile(path); string(got) != c.data {
+				t.Fatalf("the foreign file changed to %q", got)
 			}
-			if lc, err := back.Lookup("r", "l"); err != nil || lc.CostIterations != 5 {
-				t.Fatalf("the replaced file holds %+v, %v", lc, err)
+			if left, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".*")); len(left) > 0 {
+				t.Fatalf("temporary files left: %v", left)
 			}
 		})
+	}
+	// A file that became foreign after an empty load is not replaced either.
+	path := filepath.Join(t.TempDir(), "later.json")
+	cal, err := LoadCalibration(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cal.Set("r", "l", LoopCost{CostIterations: 5, Runs: 1})
+	if err := os.WriteFile(path, gz, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := cal.Save(); err == nil {
+		t.Fatal("Save replaced a file written after the load")
+	}
+	if got, _ := os.ReadFile(path); !bytes.Equal(got, gz) {
+		t.Fatal("the file written after the load changed")
+	}
+}
+
+// Entries that cannot be read are reported and kept; the others are used,
+// and Save keeps every one of them.
+func TestCalibrationKeepsUnreadableEntries(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cal.json")
+	data := `{"format": "dpgl balancer calibration", "version": 1, "note": {"by": "hand"},
+ "renderers": {
+  "gpu A": {"scan conversion": {"costIterations": 12, "margin": 4, "maxGatherNs": 1, "maxRedistributeNs": 2, "minSolveNs": 3, "runs": 2},
+            "z-buffer": {"costIterations": -3, "runs": 1}},
+  "gpu B": {"z-buffer": {"costIterations": 9, "runs": 1, "fromTheFuture": true}},
+  "gpu C": "not an object"}}`
+	if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cal, err := LoadCalibration(path)
+	var ce *CalibrationError
+	if !errors.As(err, &ce) || ce.Foreign || len(ce.Entries) != 3 || !strings.Contains(err.Error(), `renderer "gpu A" loop "z-buffer"`) {
+		t.Fatalf("got %v, want the three unreadable entries", err)
+	}
+	if lc, err := cal.Lookup("gpu A", "scan conversion"); err != nil || lc.CostIterations != 12 {
+		t.Fatalf("the readable entry: %+v %v", lc, err)
+	}
+	if _, err := cal.Lookup("gpu A", "z-buffer"); err == nil || !strings.Contains(err.Error(), "cannot be read") {
+		t.Fatalf("the unreadable entry: %v", err)
+	}
+	cal.Set("gpu D", "z-buffer", LoopCost{CostIterations: 5, Runs: 1})
+	if err := cal.Save(); err != nil {
+		t.Fatal(err)
+	}
+	var before, after map[string]any
+	json.Unmarshal([]byte(data), &before)
+	got, _ := os.ReadFile(path)
+	if err := json.Unmarshal(got, &after); err != nil {
+		t.Fatalf("saved %q: %v", got, err)
+	}
+	rb, ra := before["renderers"].(map[string]any), after["renderers"].(map[string]any)
+	for _, r := range []string{"gpu A", "gpu B", "gpu C"} {
+		if !reflect.DeepEqual(rb[r], ra[r]) {
+			t.Fatalf("renderer %q changed from %v to %v", r, rb[r], ra[r])
+		}
+	}
+	if !reflect.DeepEqual(before["note"], after["note"]) || ra["gpu D"] == nil {
+		t.Fatalf("saved %s", got)
+	}
+	if info, _ := os.Stat(path); info.Mode().Perm() != 0o600 {
+		t.Fatalf("the file's mode changed to %v", info.Mode())
+	}
+}
+
+// Two programs saving one file each keep the other's entries.
+func TestCalibrationSaveMerges(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cal.json")
+	a, _ := LoadCalibration(path)
+	b, _ := LoadCalibration(path)
+	a.Set("gpu", "scan conversion", LoopCost{CostIterations: 5, Runs: 1})
+	b.Set("gpu", "z-buffer", LoopCost{CostIterations: 7, Runs: 1})
+	if err := a.Save(); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Save(); err != nil {
+		t.Fatal(err)
+	}
+	c, err := LoadCalibration(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, errS := c.Lookup("gpu", "scan conversion")
+	z, errZ := c.Lookup("gpu", "z-buffer")
+	if errS != nil || errZ != nil || s.CostIterations != 5 || z.CostIterations != 7 {
+		t.Fatalf("after two saves: %+v %v, %+v %v", s, errS, z, errZ)
 	}
 }
 

@@ -94,7 +94,7 @@ func ExampleSimulate() {
 	// Output:
 	// Never         100 iterations, 0 balances,   0 gatherings, 1 counts
 	// Always         20 iterations, 1 balances,  20 gatherings, 0 counts
-	// CostEffective  20 iterations, 1 balances,  20 gatherings, 0 counts
+	// CostEffective  20 iterations, 1 balances,   1 gatherings, 0 counts
 	// Bounded        20 iterations, 1 balances,   1 gatherings, 1 counts
 }
 

@@ -3,6 +3,7 @@ package balancer
 import (
 	"fmt"
 	"strconv"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -19,7 +20,9 @@ import (
 // A Loop owns its processor arrays (two sets: redistribution writes the
 // other set and swaps) and every scratch array of the balancing phases,
 // sized for the largest P it has been given; nothing is allocated while it
-// runs. It is not safe for concurrent use.
+// runs. It is not safe for concurrent use: Run and the single phases panic
+// when another call on the same Loop is under way (another goroutine, or a
+// Solution calling back into its own loop).
 type Loop[T any] struct {
 	c     *gpu.Context
 	s     *scan.Scanner
@@ -34,6 +37,9 @@ type Loop[T any] struct {
 
 	tl   timeline
 	warn warnings
+
+	runs int         // Runs started since NewLoop: the first one pays one-time costs
+	busy atomic.Bool // a Run or phase call is under way
 
 	// The strategies' state (offsets, header, lanes), their retirement
 	// kernel, and the variants of solution kernels built for them.
@@ -87,6 +93,18 @@ func newArrays[T any](c *gpu.Context, n int) (arrays[T], error) {
 		return arrays[T]{}, err
 	}
 	return a, nil
+}
+
+// label names the processor arrays in gpu's panics about their use once
+// deleted: a view of them kept past Resize or Delete says which view it
+// was and why it is gone.
+func (a *arrays[T]) label(why string) {
+	for i, p := range []procArrays[T]{a.cur, a.next} {
+		set := [2]string{"", " (the other set)"}[i]
+		p.workload.SetLabel("the Workload() view" + set + " of a balancer loop, deleted because " + why)
+		p.parallelIndex.SetLabel("the ParallelIndex() view" + set + " of a balancer loop, deleted because " + why)
+		p.problem.SetLabel("the Problem() view" + set + " of a balancer loop, deleted because " + why)
+	}
 }
 
 func (a *arrays[T]) delete() {
@@ -175,6 +193,7 @@ func (l *Loop[T]) programs() error {
 
 // Delete frees the loop's GPU memory and queries. It is idempotent.
 func (l *Loop[T]) Delete() {
+	l.arrays.label(fmt.Sprintf("loop %q was deleted (Loop.Delete)", l.cfg.name()))
 	l.arrays.delete()
 	l.info.Delete()
 	l.state.Delete()
@@ -190,6 +209,7 @@ func (l *Loop[T]) Config() Config { return l.cfg }
 // loop under every policy). The warnings already given stay given.
 func (l *Loop[T]) SetConfig(cfg Config) error {
 	cfg.check("Loop.SetConfig")
+	defer l.enter("SetConfig")()
 	variant := cfg.Variant != l.cfg.Variant
 	l.cfg = cfg
 	if variant {
@@ -207,6 +227,11 @@ func (l *Loop[T]) Processors() int { return l.p }
 // until written; the views from Workload, ParallelIndex and Problem change.
 // It fails when the arrays exceed the driver's storage-block limit.
 func (l *Loop[T]) Resize(p int) error {
+	defer l.enter("Resize")()
+	return l.resize(p)
+}
+
+func (l *Loop[T]) resize(p int) error {
 	if p < 0 {
 		panic(fmt.Sprintf("balancer: Loop.Resize: negative p %d", p))
 	}
@@ -230,6 +255,7 @@ func (l *Loop[T]) grow(n int) error {
 	if err != nil {
 		return fmt.Errorf("balancer: Loop.Resize(%d): %w", n, err)
 	}
+	l.arrays.label(fmt.Sprintf("loop %q reallocated its arrays for %d processors in Resize: take the views again after Resize", l.cfg.name(), n))
 	l.arrays.delete()
 	l.arrays, l.capacity = a, n
 	return nil
@@ -258,7 +284,8 @@ func (l *Loop[T]) Load(workload, parallelIndex []uint32, problem []T) error {
 	if len(problem) != len(workload) {
 		panic(fmt.Sprintf("balancer: Loop.Load: problem has %d elements, workload %d", len(problem), len(workload)))
 	}
-	if err := l.Resize(len(workload)); err != nil {
+	defer l.enter("Load")()
+	if err := l.resize(len(workload)); err != nil {
 		return err
 	}
 	l.Workload().Write(0, workload)
@@ -285,9 +312,11 @@ func (l *Loop[T]) Run(sol Solution) (Stats, error) {
 	if sol == nil {
 		panic("balancer: Loop.Run: sol is nil")
 	}
+	defer l.enter("Run")()
 	start := time.Now()
 	st := Stats{Name: l.cfg.name(), Strategy: l.cfg.Strategy, Policy: l.cfg.Policy, Variant: l.cfg.Variant, Processors: l.p,
-		Lanes: l.lanes(), CostIterations: l.cfg.cost(&l.warn)}
+		Lanes: l.lanes(), CostIterations: l.cfg.cost(&l.warn), FirstRun: l.runs == 0}
+	l.runs++
 	l.tl.begin()
 	if l.cfg.Strategy != Paper {
 		err := l.runStrategy(sol, &st)
@@ -299,11 +328,34 @@ func (l *Loop[T]) Run(sol Solution) (Stats, error) {
 	finish(m, &l.cfg, &l.warn, &st)
 	st.paperCriticalPath()
 	st.Wall = time.Since(start)
-	if left := l.Count(); left.MaxWorkload != 0 {
-		return st, fmt.Errorf("balancer: %s: after %d iterations %d processors still hold work (%d tasks, at most %d on one): the solution kernel did not move every processor on by one task per iteration",
-			l.cfg.name(), st.Iterations, left.Active(), left.SumWorkload, left.MaxWorkload)
+	if left := m.count(st.Iterations); left.MaxWorkload != 0 {
+		return st, l.notMoved(&st, left)
 	}
 	return st, nil
+}
+
+// notMoved is Run's error when processors still hold work after the
+// iterations that should have emptied them.
+func (l *Loop[T]) notMoved(st *Stats, left Info) error {
+	msg := fmt.Sprintf("balancer: %s: after %d iterations %d processors still hold work (%d tasks, at most %d on one): the solution kernel did not move every processor on by one task per iteration",
+		l.cfg.name(), st.Iterations, left.Active(), left.SumWorkload, left.MaxWorkload)
+	if l.c.Caps().Software {
+		perLane := (l.p + st.Lanes - 1) / max(st.Lanes, 1)
+		return fmt.Errorf("%s. Most likely the driver cut the kernel's loops: %s ends an invocation's loops silently after 65,535 iterations in all, "+
+			"and each of the %d lanes took up to %d processors an iteration, so a balancerSolve that loops more than about %d times a task runs into the cut. "+
+			"Raise Config.Lanes (up to one lane per processor, %d), or shorten balancerSolve's loop; a kernel that returns before balancerSolve does the same",
+			msg, l.c.Caps().Renderer, st.Lanes, perLane, 65535/max(perLane, 1), l.p)
+	}
+	return fmt.Errorf("%s (a kernel that returned before calling balancerSolve for each processor of its lane, or a driver that cut its loops short; more Config.Lanes give each invocation fewer processors)", msg)
+}
+
+// enter marks the loop busy for a call named fn and returns the function
+// that ends the call. A second call while one is under way is misuse.
+func (l *Loop[T]) enter(fn string) func() {
+	if !l.busy.CompareAndSwap(false, true) {
+		panic(fmt.Sprintf("balancer: Loop.%s on loop %q while another call on it is under way: a Loop is not safe for concurrent use (make one Loop per goroutine, and do not call a loop's methods from its own Solution)", fn, l.cfg.name()))
+	}
+	return func() { l.busy.Store(false) }
 }
 
 // maxPerLaneSoftware bounds the processors one invocation takes on a
@@ -327,10 +379,16 @@ func (l *Loop[T]) lanes() int {
 
 // Count runs the first pass of information gathering and reads its counts
 // back.
-func (l *Loop[T]) Count() Info { return (&gpuMachine[T]{l: l}).count(0) }
+func (l *Loop[T]) Count() Info {
+	defer l.enter("Count")()
+	return (&gpuMachine[T]{l: l}).count(0)
+}
 
 // Gather runs the information gathering phase and reads the result back.
-func (l *Loop[T]) Gather() Info { return (&gpuMachine[T]{l: l}).gather(0, nil) }
+func (l *Loop[T]) Gather() Info {
+	defer l.enter("Gather")()
+	return (&gpuMachine[T]{l: l}).gather(0, nil)
+}
 
 // Redistribute runs the redistribution phase for the full gathering in,
 // which must describe the current arrays.
@@ -338,6 +396,7 @@ func (l *Loop[T]) Redistribute(in Info) {
 	if !in.Full || in.Processors != l.p {
 		panic(fmt.Sprintf("balancer: Loop.Redistribute: in is not a full gathering of these %d processors", l.p))
 	}
+	defer l.enter("Redistribute")()
 	(&gpuMachine[T]{l: l}).redistribute(0, in)
 }
 
@@ -346,6 +405,7 @@ func (l *Loop[T]) Solve(sol Solution, n int) {
 	if sol == nil {
 		panic("balancer: Loop.Solve: sol is nil")
 	}
+	defer l.enter("Solve")()
 	(&gpuMachine[T]{l: l, sol: sol}).solve(0, n)
 }
 
@@ -359,6 +419,7 @@ func (l *Loop[T]) Assignment(in Info) (assignment, newWorkloadValues []uint32) {
 	if l.p == 0 {
 		return nil, nil
 	}
+	defer l.enter("Assignment")()
 	l.c.Do(func() { l.runAssign(in) })
 	assignment = make([]uint32, l.p)
 	l.assignment.Read(0, assignment)

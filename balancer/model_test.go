@@ -294,8 +294,18 @@ func TestBoundedSkipsBalancedData(t *testing.T) {
 		}
 		m = NewModel(IntegerSteps, w, nil, problems(len(w)))
 		ce := Simulate(m, Config{Policy: CostEffective, CostIterations: 20}, nil, nil)
-		if ce.Gathers != 16 || ce.Balances != 0 {
-			t.Fatalf("CostEffective on balanced data: %d gathers %d balances, want 16 and 0", ce.Gathers, ce.Balances)
+		// A cost of 20 exceeds MAX(workload) - 1 = 15, the most any
+		// redistribution could save: one gathering says so.
+		if ce.Gathers != 1 || ce.Balances != 0 || ce.Iterations != 16 {
+			t.Fatalf("CostEffective on balanced data: %d gathers %d balances %d iterations, want 1, 0, 16", ce.Gathers, ce.Balances, ce.Iterations)
+		}
+		// With a cost of 10 it gathers as the paper's loop does until
+		// MAX(workload) - 1 <= 10, known without gathering after
+		// iteration 4: gatherings before iterations 0..4.
+		m = NewModel(IntegerSteps, w, nil, problems(len(w)))
+		ce = Simulate(m, Config{Policy: CostEffective, CostIterations: 10}, nil, nil)
+		if ce.Gathers != 5 || ce.Balances != 0 || ce.Iterations != 16 {
+			t.Fatalf("CostEffective on balanced data at cost 10: %d gathers %d balances %d iterations, want 5, 0, 16", ce.Gathers, ce.Balances, ce.Iterations)
 		}
 	}
 	// The worked example: worth balancing at once.

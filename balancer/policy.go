@@ -20,7 +20,12 @@ const (
 	// CostEffective is the paper's loop: information is gathered before
 	// every iteration, and the workload redistributed when savings >
 	// costIterations, the overestimated cost of gathering and redistributing
-	// in iterations of the solution phase.
+	// in iterations of the solution phase. One departure from the paper
+	// caps what a wrong overestimate can cost: once the cost reaches
+	// MAX(workload) - 1, which bounds the savings of this and every later
+	// iteration without a redistribution, no later iteration can balance,
+	// and the rest runs as Figure 1 without gathering. So an absurd cost
+	// costs one gathering more than Never, not one per iteration.
 	CostEffective
 	// Bounded makes exactly the decisions of CostEffective, so it runs the
 	// same iterations and balancing operations, but gathers information only

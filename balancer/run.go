@@ -149,6 +149,17 @@ func drive(m machine, cfg *Config, cost float64, st *Stats) {
 		st.Start = in
 		for in.MaxWorkload > 0 {
 			left := in.MaxWorkload
+			if cfg.Policy == CostEffective && !canPay(left, cost) {
+				// Savings are below MAX(workload) (the busiest processor
+				// keeps a task), and MAX only falls while nothing is
+				// redistributed: with a cost of at least MAX-1 no later
+				// iteration can balance, so gathering stops and the rest
+				// runs as Figure 1. This caps what an overestimate too
+				// large costs at one gathering.
+				m.solve(it, int(left))
+				it += int(left)
+				break
+			}
 			if Decide(cfg.Policy, in, cost) {
 				m.redistribute(it, in)
 				st.Balances++
@@ -160,6 +171,12 @@ func drive(m machine, cfg *Config, cost float64, st *Stats) {
 			if left == 1 {
 				break
 			}
+			if cfg.Policy == CostEffective && !canPay(left-1, cost) {
+				// The same, known without gathering: MAX is now left-1.
+				m.solve(it, int(left-1))
+				it += int(left - 1)
+				break
+			}
 			in = m.gather(it, nil)
 			st.Gathers++
 		}
@@ -168,6 +185,11 @@ func drive(m machine, cfg *Config, cost float64, st *Stats) {
 		st.Iterations = driveBounded(m, cost, st)
 	}
 }
+
+// canPay is false when no redistribution, now or later without one, can
+// save more than cost iterations: savings = MAX - MAX(new) <= MAX - 1 for
+// MAX(workload) = maxWorkload.
+func canPay(maxWorkload uint32, cost float64) bool { return float64(maxWorkload)-1 > cost }
 
 // driveBounded is the Bounded policy; it returns the iterations run.
 func driveBounded(m machine, cost float64, st *Stats) int {
@@ -228,7 +250,7 @@ func driveBounded(m machine, cost float64, st *Stats) int {
 func finish(m machine, cfg *Config, w *warnings, st *Stats) {
 	spans := m.spans()
 	st.account(spans)
-	if !cfg.Policy.usesCost() || st.MaxCost <= st.CostIterations || w.overCost {
+	if !cfg.Policy.usesCost() || st.MaxCost <= st.CostIterations || w.overCost || st.FirstRun {
 		return
 	}
 	w.overCost = true

@@ -90,6 +90,12 @@ type Stats struct {
 	Start Info
 	// CostIterations is the overestimated cost the decisions used.
 	CostIterations float64
+	// FirstRun is set on a Loop's first Run, whose phases include one-time
+	// costs (the driver compiling kernels at their first dispatch, memory
+	// touched for the first time): up to ten times the later runs' on
+	// llvmpipe. A calibration does not count such a run (Calibrator.Add),
+	// and the over-cost warning is not given for it.
+	FirstRun bool
 
 	// Iterations is the number of iterations of the solution phase: for
 	// Paper one per task of the busiest processor left, for

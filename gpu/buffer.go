@@ -29,9 +29,10 @@ type Storage interface {
 // Context.Barrier(BarrierBufferUpdate) first. Read and Download issue that
 // barrier themselves.
 type Buffer[T any] struct {
-	ctx *Context
-	id  uint32
-	n   int
+	ctx   *Context
+	id    uint32
+	n     int
+	label string // SetLabel's
 }
 
 var checkedTypes sync.Map // reflect.Type -> error
@@ -148,7 +149,19 @@ func (b *Buffer[T]) live(fn string) {
 		panic("gpu: " + fn + " on a nil *Buffer")
 	}
 	if b.n > 0 && b.id == 0 {
+		if b.label != "" {
+			panic("gpu: " + fn + " on a deleted Buffer: " + b.label)
+		}
 		panic("gpu: " + fn + " on a deleted Buffer")
+	}
+}
+
+// SetLabel names the buffer in the panics about its misuse (use after
+// Delete): the owner of a buffer that hands out views of it says there
+// which view it was and why it is gone.
+func (b *Buffer[T]) SetLabel(label string) {
+	if b != nil {
+		b.label = label
 	}
 }
 
@@ -309,6 +322,9 @@ type Range[T any] struct {
 // BufferID is the GL name of the underlying buffer.
 func (r Range[T]) BufferID() uint32 { return r.Buf.id }
 
+func (b *Buffer[T]) deletedLabel() string { return b.label }
+func (r Range[T]) deletedLabel() string   { return r.Buf.label }
+
 // ByteOffset is the offset of the first element in bytes.
 func (r Range[T]) ByteOffset() int { return r.Off * esize[T]() }
 
@@ -346,7 +362,11 @@ func (c *Context) BindStorage(binding int, s Storage) {
 		return
 	}
 	if s.BufferID() == 0 {
-		panic(fmt.Sprintf("gpu: BindStorage: binding %d: buffer was deleted", binding))
+		what := "buffer was deleted"
+		if l, ok := s.(interface{ deletedLabel() string }); ok && l.deletedLabel() != "" {
+			what = "a deleted Buffer: " + l.deletedLabel()
+		}
+		panic(fmt.Sprintf("gpu: BindStorage: binding %d: %s", binding, what))
 	}
 	off := s.ByteOffset()
 	if a := c.caps.SSBOOffsetAlignment; a > 0 && off%a != 0 {
