@@ -91,26 +91,20 @@ func (sl *synthLoop) run(w []uint32, problem []uint32) (balancer.Stats, error) {
 // per task.
 func loopName(work int) string { return fmt.Sprintf("bench synthetic (%d hash rounds per task)", work) }
 
-// calibrateSynthetic measures the overestimated cost the paper's way:
-// Always on the unbalanced workloads (so that it redistributes), repeated.
+// calibrateSynthetic measures the overestimated cost with
+// balancer.Calibrate: Always on three unbalanced workloads (so that it
+// redistributes), each warmed up once and then repeated.
 func calibrateSynthetic(sl *synthLoop, o *balanceOpts, r *rand.Rand) (balancer.LoopCost, error) {
-	var cal balancer.Calibrator
-	if err := sl.l.SetConfig(balancer.Config{Name: loopName(o.work), Policy: balancer.Always, Lanes: o.lanes}); err != nil {
+	if err := sl.l.SetConfig(balancer.Config{Name: loopName(o.work), Lanes: o.lanes}); err != nil {
 		return balancer.LoopCost{}, err
 	}
-	problem := ids(o.p)
+	var loads [][]uint32
 	for _, k := range []synthetic.Kind{synthetic.Zipf, synthetic.OneHeavy, synthetic.Uniform} {
-		for i := 0; i < max(o.reps, 3); i++ {
-			st, err := sl.run(synthetic.Workload(k, o.p, o.max, r), problem)
-			if err != nil {
-				return balancer.LoopCost{}, err
-			}
-			if i > 0 { // the first run of a kind compiles and warms up
-				cal.Add(&st)
-			}
-		}
+		loads = append(loads, synthetic.Workload(k, o.p, o.max, r))
 	}
-	return cal.Estimate(balancer.DefaultMargin)
+	problem := ids(o.p)
+	return balancer.Calibrate(sl.l, sl, len(loads), func(i int) error { return sl.l.Load(loads[i], nil, problem) },
+		balancer.CalibrateOptions{Warmup: 1, Reps: max(o.reps, 3), Margin: balancer.DefaultMargin})
 }
 
 func ids(p int) []uint32 {
@@ -139,9 +133,12 @@ func measureBalance(c *gpu.Context, o *balanceOpts, w io.Writer) ([]balanceRow, 
 
 	cost, source := o.cost, "given with -cost"
 	if cost == 0 {
-		cal, err := balancer.LoadCalibration(o.calPath)
+		cal, notes, err := openCalibration(o.calPath)
 		if err != nil {
-			fmt.Fprintf(w, "%v\n", err) // reported; Save replaces the file
+			return nil, err
+		}
+		for _, n := range notes {
+			fmt.Fprintln(w, n)
 		}
 		renderer := c.Caps().Renderer
 		lc, lerr := cal.Lookup(renderer, loopName(o.work))
@@ -157,6 +154,9 @@ func measureBalance(c *gpu.Context, o *balanceOpts, w io.Writer) ([]balanceRow, 
 				time.Duration(lc.MaxGatherNs), time.Duration(lc.MaxRedistributeNs), time.Duration(lc.MinSolveNs), lc.Margin, o.calPath)
 		} else {
 			source = fmt.Sprintf("calibrated %s, from %s", lc.Date, o.calPath)
+		}
+		if m := lc.Warning(); m != "" {
+			source += "; warning: " + m
 		}
 		cost = lc.CostIterations
 	}

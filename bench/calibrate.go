@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 	"time"
 
@@ -19,8 +18,8 @@ func init() {
 
 // The paper's calibrated overestimates on the CM-5 (§4.1).
 const (
-	paperScanCost = 20
-	paperZCost    = 32
+	paperScanCost = rasterizer.PaperScanConversionCost
+	paperZCost    = rasterizer.PaperZBufferCost
 )
 
 // loopNames are the renderer's two loops, as the calibration file keys them.
@@ -36,73 +35,42 @@ type loopCost struct {
 	Note   string            `json:"note,omitempty"`
 }
 
-// calibrateLoops measures each loop's cost the paper's way (§2.1, §4.1):
-// the unbalanced set at every view and Lanes value under Always, so that
-// it redistributes; the cost of a run is its longest gathering plus its
-// longest redistribution over its shortest solution phase (a
-// balancer.Calibrator); the estimate is the largest cost over the views and
-// Lanes values, plus the margin. Each view and Lanes value is run reps
-// times and the run of median cost counts, so that one phase delayed by
-// another process on a shared machine does not set the estimate (with one
-// repetition this is the paper's rule). The first frame compiles the
-// kernels and is not counted.
+// calibrateLoops measures each loop's cost with rasterizer.Calibrate: the
+// unbalanced set at every view and Lanes value, max(-warmup, 1) frames
+// uncounted and reps counted each, the frame of median cost counting (so
+// that one phase delayed by another process on a shared machine does not
+// set the estimate; with one repetition this is the paper's rule), the
+// largest cost over the views and Lanes values plus -margin.
 func calibrateLoops(e *experiment, f *expFlags, reps int, pr *progress) ([2]balancer.LoopCost, [2]error, error) {
-	var out [2]balancer.LoopCost
+	var scenes []rasterizer.Scene
+	for _, v := range f.viewList {
+		scenes = append(scenes, rasterizer.Scene{Mesh: e.sets[unbalancedSet], Camera: e.camera(v)})
+	}
+	cs, err := rasterizer.Calibrate(e.r, scenes, rasterizer.CalibrateOptions{Lanes: f.lanesList, Warmup: max(f.warmup, 1), Reps: reps, Margin: f.margin,
+		Progress: func(scene, lanes int) {
+			pr.step(fmt.Sprintf("calibrating at %s, lanes %s", f.viewList[scene].Name, lanesLabel(lanes)))
+		}})
 	var errs [2]error
-	var best [2]*balancer.Calibrator // the largest median run
-	for i, lanes := range f.lanesList {
-		if err := e.configure(balancer.Always, lanes, costs{}); err != nil {
-			return out, errs, err
-		}
-		if i == 0 {
-			for k := 0; k < max(f.warmup, 1); k++ {
-				if _, err := e.render(unbalancedSet, f.viewList[0]); err != nil {
-					return out, errs, err
-				}
-			}
-		}
-		for _, v := range f.viewList {
-			var runs [2][]*balancer.Calibrator
-			for k := 0; k < reps; k++ {
-				st, err := e.render(unbalancedSet, v)
-				if err != nil {
-					return out, errs, err
-				}
-				// A run is one loop's work in a frame: both z-buffer passes
-				// of the 32-bit scheme count as one run.
-				var cal [2]balancer.Calibrator
-				cal[0].Add(&st.ScanConversion)
-				cal[1].Add(&st.ZBuffer)
-				if st.ZBufferIDs.Processors > 0 {
-					cal[1].Add(&st.ZBufferIDs)
-				}
-				for l := range cal {
-					if cal[l].Runs > 0 && cal[l].MaxRedistribute > 0 {
-						runs[l] = append(runs[l], &cal[l])
-					}
-				}
-			}
-			for l := range runs {
-				if len(runs[l]) == 0 {
-					continue
-				}
-				sort.Slice(runs[l], func(a, b int) bool { return runs[l][a].Cost < runs[l][b].Cost })
-				med := runs[l][len(runs[l])/2]
-				if best[l] == nil || med.Cost > best[l].Cost {
-					best[l] = med
-				}
-			}
-			pr.step(fmt.Sprintf("calibrating at %s, lanes %s", v.Name, lanesLabel(lanes)))
-		}
+	errs[0], errs[1] = rasterizer.LoopErrors(err)
+	if errs[0] != nil && errs[0] == errs[1] {
+		return [2]balancer.LoopCost{}, errs, err // a frame failed
 	}
-	for l := range best {
-		if best[l] == nil {
-			errs[l] = errors.New("no run redistributed (is the unbalanced set unbalanced at these views?)")
-			continue
-		}
-		out[l], errs[l] = best[l].Estimate(f.margin)
+	return [2]balancer.LoopCost{cs.ScanConversion, cs.ZBuffer}, errs, nil
+}
+
+// openCalibration loads the calibration file, failing (before anything is
+// measured) when it is not a dpgl calibration file, which is never
+// replaced. Unreadable entries are reported in notes and kept.
+func openCalibration(path string) (*balancer.Calibration, []string, error) {
+	cal, err := balancer.LoadCalibration(path)
+	var ce *balancer.CalibrationError
+	switch {
+	case errors.As(err, &ce) && ce.Foreign:
+		return nil, nil, fmt.Errorf("-calibration %s: %w", path, err)
+	case err != nil:
+		return cal, []string{err.Error()}, nil
 	}
-	return out, errs, nil
+	return cal, nil, nil
 }
 
 // calibrationSteps is the number of progress steps calibrateLoops takes.
@@ -113,13 +81,9 @@ func calibrationSteps(f *expFlags) int { return len(f.lanesList) * len(f.viewLis
 // or -calibrate is given. The lines it returns say which.
 func loadOrCalibrate(e *experiment, f *expFlags, pr *progress) ([2]loopCost, []string, error) {
 	var lc [2]loopCost
-	var notes []string
 	renderer := e.c.Caps().Renderer
-	cal, err := balancer.LoadCalibration(f.calPath)
-	var ce *balancer.CalibrationError
-	if errors.As(err, &ce) {
-		notes = append(notes, err.Error())
-	} else if err != nil {
+	cal, notes, err := openCalibration(f.calPath)
+	if err != nil {
 		return lc, nil, err
 	}
 	need := f.recalibrate
@@ -129,7 +93,10 @@ func loadOrCalibrate(e *experiment, f *expFlags, pr *progress) ([2]loopCost, []s
 			need = true
 			continue
 		}
-		lc[i] = loopCost{Loop: name, Cost: c.CostIterations, Source: "file", Detail: c}
+		lc[i] = loopCost{Loop: name, Cost: c.CostIterations, Source: "file", Detail: c, Note: c.Warning()}
+		if lc[i].Note != "" && !f.recalibrate {
+			notes = append(notes, fmt.Sprintf("%s (from %s): %s", name, f.calPath, lc[i].Note))
+		}
 	}
 	if !need {
 		notes = append(notes, fmt.Sprintf("costs from %s (calibrated %s; `bench calibrate` or -calibrate measures them again)", f.calPath, lc[0].Detail.Date))
@@ -147,14 +114,18 @@ func loadOrCalibrate(e *experiment, f *expFlags, pr *progress) ([2]loopCost, []s
 	saved := false
 	for i, name := range loopNames {
 		if errs[i] != nil {
-			lc[i] = loopCost{Loop: name, Cost: balancer.DefaultCostIterations, Source: "default",
-				Note: fmt.Sprintf("calibration failed (%v): the balancer's default of %d iterations", errs[i], balancer.DefaultCostIterations)}
+			paper := []int{paperScanCost, paperZCost}[i]
+			lc[i] = loopCost{Loop: name, Cost: float64(paper), Source: "default",
+				Note: fmt.Sprintf("calibration failed (%v): the paper's cost of %d iterations, as rasterizer.DefaultOptions", errs[i], paper)}
 			notes = append(notes, fmt.Sprintf("%s: %s", name, lc[i].Note))
 			continue
 		}
 		measured[i].Date = time.Now().UTC().Format(time.RFC3339)
 		cal.Set(renderer, name, measured[i])
-		lc[i] = loopCost{Loop: name, Cost: measured[i].CostIterations, Source: "calibrated now", Detail: measured[i]}
+		lc[i] = loopCost{Loop: name, Cost: measured[i].CostIterations, Source: "calibrated now", Detail: measured[i], Note: measured[i].Warning()}
+		if lc[i].Note != "" {
+			notes = append(notes, fmt.Sprintf("%s: %s", name, lc[i].Note))
+		}
 		saved = true
 	}
 	if saved {
@@ -176,12 +147,18 @@ func runCalibrate(args []string, w io.Writer) error {
 	fs := flag.NewFlagSet("calibrate", flag.ContinueOnError)
 	f := addExpFlags(fs, "calibrate", calibrateDefaults)
 	fs.Usage = usageFor(fs, "calibrate", "Calibrates the overestimated cost, in iterations of the solution phase, of load balancing each of the\n"+
-		"renderer's two loops, the paper's way (§2.1, §4.1): the unbalanced polygon set is rendered at every view and\n"+
-		"Lanes value with the Always policy (so that it redistributes); the cost of a run is its longest information\n"+
+		"renderer's two loops, the paper's way (§2.1, §4.1), with rasterizer.Calibrate: the unbalanced polygon set is\n"+
+		"rendered at every view and Lanes value with the Always policy (so that it redistributes), after at least one\n"+
+		"uncounted frame (-warmup: a first frame pays one-time costs); the cost of a run is its longest information\n"+
 		"gathering plus its longest redistribution over its shortest solution phase; the estimate is the largest cost\n"+
 		"plus -margin. The costs are saved in -calibration under this GL renderer's name, where `bench paper` and\n"+
 		"`bench render` find them. -policies, -out are not used.")
 	if err := parseExp(fs, f, args); err != nil {
+		return err
+	}
+	// A file that is not a calibration fails now, not after the measuring.
+	cal, notes, err := openCalibration(f.calPath)
+	if err != nil {
 		return err
 	}
 	c, reduced, err := openExp(f, calibrateDefaults)
@@ -204,12 +181,12 @@ func runCalibrate(args []string, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	cal, lerr := balancer.LoadCalibration(f.calPath)
-	if lerr != nil {
-		fmt.Fprintln(w, lerr)
+	for _, n := range notes {
+		fmt.Fprintln(w, n)
 	}
-	fmt.Fprintf(w, "%-16s %10s %8s %14s %16s %14s %5s\n", "loop", "cost", "paper", "max gathering", "max redistrib.", "min solution", "passes")
+	fmt.Fprintf(w, "%-16s %10s %8s %14s %16s %14s %5s %12s\n", "loop", "cost", "paper", "max gathering", "max redistrib.", "min solution", "runs", "longest run")
 	saved := 0
+	var warnings []string
 	for i, name := range loopNames {
 		paper := []int{paperScanCost, paperZCost}[i]
 		if errs[i] != nil {
@@ -217,13 +194,20 @@ func runCalibrate(args []string, w io.Writer) error {
 			continue
 		}
 		m := measured[i]
-		fmt.Fprintf(w, "%-16s %10.1f %8d %14s %16s %14s %5d\n", name, m.CostIterations, paper,
-			fmtDur(time.Duration(m.MaxGatherNs)), fmtDur(time.Duration(m.MaxRedistributeNs)), fmtDur(time.Duration(m.MinSolveNs)), m.Runs)
+		fmt.Fprintf(w, "%-16s %10.1f %8d %14s %16s %14s %5d %12d\n", name, m.CostIterations, paper,
+			fmtDur(time.Duration(m.MaxGatherNs)), fmtDur(time.Duration(m.MaxRedistributeNs)), fmtDur(time.Duration(m.MinSolveNs)), m.Runs, m.LongestRun)
+		if w := m.Warning(); w != "" {
+			warnings = append(warnings, name+": "+w)
+		}
 		cal.Set(c.Caps().Renderer, name, m)
 		saved++
 	}
 	fmt.Fprintf(w, "(cost in iterations = (max gathering + max redistribution) / min solution + %g, of the run that sets the estimate:\n"+
-		" the largest over the views and Lanes values of the median over %d repetitions)\n", f.margin, f.reps)
+		" the largest over the views and Lanes values of the median over %d repetitions, each after %d warm-up frames;\n"+
+		" runs: the frames counted; longest run: the largest MAX(workload), the iterations of the longest as Figure 1)\n", f.margin, f.reps, max(f.warmup, 1))
+	for _, m := range warnings {
+		fmt.Fprintln(w, "warning:", m)
+	}
 	if saved == 0 {
 		return errors.New("bench calibrate: no loop redistributed, so nothing was calibrated (is the unbalanced set unbalanced at these views?)")
 	}

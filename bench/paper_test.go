@@ -219,7 +219,10 @@ func TestRenderAndCalibrate(t *testing.T) {
 	if err := run([]string{"calibrate", "-res", "20", "-width", "64", "-height", "64", "-views", "(0,0),(45,45)", "-lanes", "all", "-reps", "1", "-calibration", cal}, &buf); err != nil {
 		t.Fatalf("%v\n%s", err, buf.String())
 	}
-	if !regexp.MustCompile(`(?m)^scan conversion\s+[\d.]+\s+20\s`).MatchString(buf.String()) || !strings.Contains(buf.String(), "saved under") {
+	// The calibration's numbers: cost, the paper's, the phases, the runs
+	// (one a view) and the longest run.
+	if !regexp.MustCompile(`(?m)^scan conversion\s+[\d.]+\s+20\s+[\d.]+ [mu]?s\s+[\d.]+ [mu]?s\s+[\d.]+ [mu]?s\s+2\s+\d+$`).MatchString(buf.String()) ||
+		!strings.Contains(buf.String(), "saved under") || !strings.Contains(buf.String(), "after 1 warm-up frames") {
 		t.Fatalf("calibrate output:\n%s", buf.String())
 	}
 	c, err := balancer.LoadCalibration(cal)

@@ -34,12 +34,17 @@ type Options struct {
 }
 
 // DefaultOptions renders 512x512, the paper's image size, with the
-// cost-effective policy in both loops.
+// cost-effective policy in both loops at the paper's CM-5 costs
+// (PaperCosts). Those are a guess on any other machine, a safe one: a cost
+// too high only balances less (CostEffective stops gathering once the cost
+// exceeds what balancing could save), and one too low is reported once by
+// the balancer. Calibrate measures this GPU's costs (LoadCosts finds the
+// ones `bench calibrate` saved), and Costs.Apply sets them.
 func DefaultOptions() Options {
 	return Options{
 		Width: 512, Height: 512,
-		ScanConversion: balancer.Config{Policy: balancer.CostEffective},
-		ZBuffer:        balancer.Config{Policy: balancer.CostEffective},
+		ScanConversion: balancer.Config{Policy: balancer.CostEffective, CostIterations: PaperScanConversionCost},
+		ZBuffer:        balancer.Config{Policy: balancer.CostEffective, CostIterations: PaperZBufferCost},
 		Material:       DefaultMaterial,
 	}
 }
@@ -290,6 +295,9 @@ func (r *Renderer) run1D(step string, n int) {
 // counted in FrameStats.Setup and not drawn.
 func (r *Renderer) Render(m *mesh.GPU, cam view.Camera) (FrameStats, error) {
 	var st FrameStats
+	if m == nil {
+		return st, errors.New("rasterizer: Render: the mesh is nil (an empty mesh is mesh.NewGPU(c, 0))")
+	}
 	start := time.Now()
 	w, h := r.opts.Width, r.opts.Height
 	mvp := cam.MVP()

@@ -175,9 +175,13 @@ func TestRenderHostileInput(t *testing.T) {
 				t.Fatalf("%v: pixel %d: %d, reference %d", size, i, got[i], ref.Prim[i])
 			}
 		}
-		// The empty mesh and the nil mesh draw the background.
+		// The empty mesh draws the background; a nil mesh is an error,
+		// not a blank picture.
+		if _, err := rd.Render(nil, cam); err == nil || !strings.Contains(err.Error(), "rasterizer: Render: the mesh is nil") {
+			t.Fatalf("Render(nil): %v", err)
+		}
 		empty := &mesh.GPU{Positions: m.Positions, Normals: m.Normals, N: 0}
-		for _, mm := range []*mesh.GPU{empty, nil} {
+		for _, mm := range []*mesh.GPU{empty} {
 			if _, err := rd.Render(mm, cam); err != nil {
 				t.Fatal(err)
 			}
