@@ -115,8 +115,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.IntVar(&o.frames, "frames", 0, "scripted mode: render this many frames, then exit")
 	fs.StringVar(&o.screenshot, "screenshot", "", "scripted mode: save the window's contents after the last frame to this PNG file")
 	fs.StringVar(&o.shotDir, "shotdir", "", "where S saves screenshots (default: the working directory)")
-	fs.Float64Var(&o.cost, "cost", 0, "costIterations of both loops (default: the calibration file's, else "+
-		strconv.Itoa(balancer.DefaultCostIterations)+")")
+	fs.Float64Var(&o.cost, "cost", 0, fmt.Sprintf("costIterations of both loops (default: the calibration file's (bench calibrate), else the paper's %d and %d)",
+		rasterizer.PaperScanConversionCost, rasterizer.PaperZBufferCost))
 	fs.StringVar(&o.calPath, "calibration", balancer.DefaultCalibrationPath(), "the balancer calibration file")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: viewer [flags]\n\nKeys and mouse:\n")
@@ -256,7 +256,9 @@ func loadSource(o *options) (*source, error) {
 }
 
 // costs are the loops' costIterations: -cost, or the calibration file's
-// for this GPU, or the balancer's default; and a note saying which.
+// for this GPU (rasterizer.LoadCosts), or the paper's
+// (rasterizer.PaperCosts, as rasterizer.DefaultOptions); and a note saying
+// which.
 func costs(o *options, renderer string, stderr io.Writer) (scanCost, zCost float64, note string) {
 	if o.cost > 0 {
 		return o.cost, o.cost, fmt.Sprintf("%g iterations (-cost)", o.cost)
@@ -265,22 +267,23 @@ func costs(o *options, renderer string, stderr io.Writer) (scanCost, zCost float
 	if err != nil {
 		fmt.Fprintf(stderr, "viewer: %v\n", err)
 	}
-	def := float64(balancer.DefaultCostIterations)
-	scanCost, zCost = def, def
+	cs, _ := rasterizer.LoadCosts(cal, renderer)
 	found := 0
-	if lc, err := cal.Lookup(renderer, rasterizer.ScanConversionLoop); err == nil {
-		scanCost, found = lc.CostIterations, found+1
+	for _, lc := range []balancer.LoopCost{cs.ScanConversion, cs.ZBuffer} {
+		if lc.CostIterations > 0 {
+			found++
+		}
 	}
-	if lc, err := cal.Lookup(renderer, rasterizer.ZBufferLoop); err == nil {
-		zCost, found = lc.CostIterations, found+1
-	}
+	o2 := rasterizer.DefaultOptions()
+	cs.Apply(&o2)
+	scanCost, zCost = o2.ScanConversion.CostIterations, o2.ZBuffer.CostIterations
 	switch found {
 	case 2:
 		note = fmt.Sprintf("%.3g/%.3g iterations (calibrated)", scanCost, zCost)
 	case 0:
-		note = fmt.Sprintf("%g iterations (default)", def)
+		note = fmt.Sprintf("%g/%g iterations (the paper's; bench calibrate measures this GPU's)", scanCost, zCost)
 	default:
-		note = fmt.Sprintf("%.3g/%.3g iterations (part default)", scanCost, zCost)
+		note = fmt.Sprintf("%.3g/%.3g iterations (part the paper's)", scanCost, zCost)
 	}
 	return scanCost, zCost, note
 }

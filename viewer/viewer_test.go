@@ -353,8 +353,7 @@ func TestCosts(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "cal.json")
 	o, _ = parseFlags([]string{"-calibration", path}, &bytes.Buffer{})
-	def := float64(balancer.DefaultCostIterations)
-	if s, z, note := costs(o, "gpu", &bytes.Buffer{}); s != def || z != def || !strings.Contains(note, "default") {
+	if s, z, note := costs(o, "gpu", &bytes.Buffer{}); s != rasterizer.PaperScanConversionCost || z != rasterizer.PaperZBufferCost || !strings.Contains(note, "the paper's") {
 		t.Fatalf("no calibration: %v %v %q", s, z, note)
 	}
 	cal, _ := balancer.LoadCalibration(path)
@@ -366,7 +365,7 @@ func TestCosts(t *testing.T) {
 	if s, z, note := costs(o, "gpu", &bytes.Buffer{}); s != 3 || z != 7 || !strings.Contains(note, "calibrated") {
 		t.Fatalf("calibrated: %v %v %q", s, z, note)
 	}
-	if s, _, note := costs(o, "other gpu", &bytes.Buffer{}); s != def || !strings.Contains(note, "default") {
+	if s, _, note := costs(o, "other gpu", &bytes.Buffer{}); s != rasterizer.PaperScanConversionCost || !strings.Contains(note, "the paper's") {
 		t.Fatalf("another GPU: %v %q", s, note)
 	}
 }

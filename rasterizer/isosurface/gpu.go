@@ -146,6 +146,13 @@ func (e *Extractor) Extract(dst *mesh.GPU, vol *volume.GPU, iso float32) (*mesh.
 		e.c.Do(func() { e.emit(dst, vol, iso) })
 	}
 	dst.N = n
+	// Every vertex lies on a cell edge, inside the grid's box.
+	lo := vol.Origin
+	hi := lo
+	for a := 0; a < 3; a++ {
+		hi[a] += float32(max(vol.Dims[a]-1, 0)) * vol.Spacing[a]
+	}
+	dst.SetBounds(lo, hi)
 	return dst, nil
 }
 

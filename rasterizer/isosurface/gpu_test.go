@@ -73,6 +73,19 @@ func TestGPUMatchesCPU(t *testing.T) {
 				cpu := MarchingCubes(v, iso)
 				pos, nrm := dst.DownloadSoup()
 				sameSoup(t, what, v, cpu, pos, nrm)
+				// The bounds, known without the download: the grid's box.
+				lo, hi, ok := dst.Bounds()
+				vlo, vhi := v.Bounds()
+				if ok != (dst.N > 0) || ok && (lo != vlo || hi != vhi) {
+					t.Fatalf("%s: bounds %v %v %v, want the grid's %v %v", what, lo, hi, ok, vlo, vhi)
+				}
+				for _, p := range pos {
+					for a := 0; a < 3; a++ {
+						if p[a] < lo[a] || p[a] > hi[a] {
+							t.Fatalf("%s: vertex %v outside the bounds %v %v", what, p, lo, hi)
+						}
+					}
+				}
 				if dst.N > dst.Cap() {
 					t.Fatalf("%s: N %d > Cap %d", what, dst.N, dst.Cap())
 				}

@@ -23,11 +23,39 @@ type Vec4 [4]float32
 // only positions, touch half the memory; vec4 rather than vec3 because
 // std430 pads vec3 arrays to 16 bytes anyway and vec4 loads are single
 // instructions.
+//
+// Bounds tells where the triangles are without a download, when whoever
+// filled the buffers said so (SetBounds): Upload does, with the mesh's
+// exact box, and isosurface extraction with the volume's.
 type GPU struct {
 	Positions *gpu.Buffer[Vec4]
 	Normals   *gpu.Buffer[Vec4]
 	N         int // triangles
+
+	lo, hi [3]float32 // a box holding every position of the N triangles, if boxed
+	boxed  bool
 }
+
+// Bounds returns a box that holds every position of the N triangles: the
+// box SetBounds was given. ok is false when none was given or N is 0.
+func (g *GPU) Bounds() (lo, hi [3]float32, ok bool) {
+	return g.lo, g.hi, g.boxed && g.N > 0
+}
+
+// SetBounds records a box that holds every position of the N triangles,
+// for Bounds; whoever writes the buffers sets it again (or calls
+// ClearBounds).
+func (g *GPU) SetBounds(lo, hi [3]float32) {
+	for a := 0; a < 3; a++ {
+		if !(lo[a] <= hi[a]) {
+			panic(fmt.Sprintf("mesh: GPU.SetBounds: lo %v is not below hi %v", lo, hi))
+		}
+	}
+	g.lo, g.hi, g.boxed = lo, hi, true
+}
+
+// ClearBounds forgets the box: Bounds then reports none.
+func (g *GPU) ClearBounds() { g.boxed = false }
 
 // NewGPU allocates buffers for up to capacity triangles, with N = 0. It
 // returns an error when they exceed the driver's storage-block limit
@@ -67,6 +95,9 @@ func Upload(c *gpu.Context, m *Mesh) (*GPU, error) {
 	g.Positions.Write(0, widen(pos, 1))
 	g.Normals.Write(0, widen(nrm, 0))
 	g.N = m.Len()
+	if lo, hi, ok := m.Bounds(); ok {
+		g.SetBounds(lo, hi)
+	}
 	return g, nil
 }
 

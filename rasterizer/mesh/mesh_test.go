@@ -199,6 +199,12 @@ func TestGPURoundTrip(t *testing.T) {
 	if g.N != 4 || g.Cap() != 4 {
 		t.Fatalf("N %d Cap %d", g.N, g.Cap())
 	}
+	// The bounds, without a download.
+	lo, hi, ok := g.Bounds()
+	mlo, mhi, _ := m.Bounds()
+	if !ok || lo != mlo || hi != mhi {
+		t.Fatalf("GPU bounds %v %v %v, the mesh's %v %v", lo, hi, ok, mlo, mhi)
+	}
 	raw := g.Positions.Download()
 	if raw[3*3+2] != (Vec4{0, 0, 1, 1}) || g.Normals.Get(0)[3] != 0 {
 		t.Fatalf("layout: triangle 3 vertex 2 is %v, want (0,0,1,1)", raw[3*3+2])
@@ -225,6 +231,9 @@ func TestGPURoundTrip(t *testing.T) {
 	e, err := NewGPU(c, 0)
 	if err != nil || e.N != 0 || len(e.Download().Faces) != 0 {
 		t.Fatalf("empty GPU mesh: %v", err)
+	}
+	if _, _, ok := e.Bounds(); ok {
+		t.Fatal("bounds of an empty GPU mesh")
 	}
 	e.Delete()
 	if after := c.Live(); after != before {
