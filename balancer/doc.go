@@ -43,13 +43,29 @@
 // balancing could pay, so that balanced data costs what Figure 1 costs.
 //
 // CostIterations is the overestimated cost of gathering plus
-// redistributing, in iterations of the solution phase. Calibrator computes
-// it the paper's way from calibration runs (the longest gathering plus the
-// longest redistribution over the shortest solution phase, plus a margin),
-// and Calibration keeps it in a JSON file keyed by the GL renderer string
-// and the loop's name. Every phase is timed with GPU timestamps (Stats, as
-// the paper's Table 4), and an iteration whose measured cost exceeds the
-// overestimate is reported once.
+// redistributing, in iterations of the solution phase. Calibrate measures
+// it the paper's way (§4.1) on warmed-up runs of datasets of the caller's:
+// the longest gathering plus the longest redistribution over the shortest
+// solution phase, the largest over the datasets, plus a margin. A loop's
+// first run pays one-time costs (kernels compiled at their first dispatch,
+// memory touched for the first time: ten times the later runs' on
+// llvmpipe), so Calibrator, which does the arithmetic, does not count it
+// (Stats.FirstRun), and LoopCost.Warning says when an estimate is at least
+// the calibration runs' own MAX(workload) - 1, which no redistribution
+// could have saved. Calibration keeps costs in a JSON file keyed by the GL
+// renderer string and the loop's name, and never replaces a file it did
+// not write. Every phase is timed with GPU timestamps (Stats, as the
+// paper's Table 4), and an iteration (after the first run) whose measured
+// cost exceeds the overestimate is reported once.
+//
+// A wrong estimate cannot make the cost-driven policies much slower than
+// Never: a redistribution saves less than MAX(workload) iterations, which
+// only falls while nothing is redistributed, so once the cost reaches
+// MAX(workload) - 1 CostEffective and Bounded stop gathering and run the
+// rest as Figure 1. Their extra work over Never is their gatherings, at
+// most max(1, MAX(workload) - 1 - cost) of them for CostEffective when
+// nothing is balanced, and each redistribution they make saves more than
+// the cost.
 //
 // # The solution kernel
 //

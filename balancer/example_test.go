@@ -146,3 +146,53 @@ func ExampleLoop_Run() {
 	// CostEffective  20 iterations, 1 balances
 	// Bounded        20 iterations, 1 balances
 }
+
+// Calibrating a loop's cost on two datasets of one's own: Calibrate runs
+// each under Always (so that it redistributes), once to warm up and then
+// three times, and keeps the run of median cost of each. The cost itself
+// depends on the GPU; Config.CostIterations takes it.
+func ExampleCalibrate() {
+	c, err := gpu.NewHeadless()
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer c.Delete()
+	s, err := scan.New(c)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer s.Delete()
+	kernel := c.MustProgram("balancer/synthetic.comp", map[string]string{"MODE": "1"})
+	sink, err := gpu.NewBuffer[uint32](c, 4096)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer sink.Delete()
+	solution := balancer.SolutionFunc(func(it *balancer.Iteration) {
+		c.BindStorage(balancer.FirstFreeBinding, sink)
+		it.Dispatch(kernel)
+	})
+	l, err := balancer.NewLoop[uint32](s, balancer.Config{Name: "mine"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer l.Delete()
+
+	datasets := [][]uint32{make([]uint32, 4096), make([]uint32, 4096)}
+	for p := range 4096 {
+		datasets[0][p] = uint32(p % 7) // short task lists
+		datasets[1][p] = uint32(1 + p%3)
+	}
+	datasets[0][5], datasets[1][9] = 300, 120 // and one heavy processor each
+	problems := make([]uint32, 4096)
+	lc, err := balancer.Calibrate(l, solution, len(datasets), func(i int) error {
+		return l.Load(datasets[i], nil, problems)
+	}, balancer.CalibrateOptions{Margin: balancer.DefaultMargin})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%d runs counted, the longest %d iterations, cost above the margin: %v\n", lc.Runs, lc.LongestRun, lc.CostIterations > lc.Margin)
+	l.SetConfig(balancer.Config{Name: "mine", Policy: balancer.CostEffective, CostIterations: lc.CostIterations})
+	// Output:
+	// 2 runs counted, the longest 300 iterations, cost above the margin: true
+}

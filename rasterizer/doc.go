@@ -39,6 +39,15 @@
 // clipped, not dropped; triangles with NaN or infinite coordinates and
 // triangles of zero area are skipped and counted in FrameStats.Setup.
 //
+// # Costs
+//
+// The cost-driven policies compare what balancing saves with its cost in
+// iterations of each loop's solution phase. DefaultOptions starts from the
+// paper's CM-5 costs (PaperCosts); Calibrate measures this GPU's on
+// warmed-up frames of the caller's scenes, Costs.Save and LoadCosts keep
+// them in a balancer.Calibration file (where `bench calibrate` saves
+// them), and Costs.Apply puts them in Options.
+//
 // HardwareRenderer draws the same triangles with the GPU's own pipeline
 // (vertex and fragment shaders, depth test), writing primitive ids: the
 // reference for visibility and the baseline for speed.
