@@ -35,6 +35,14 @@ type Calibrator struct {
 	// idle for a set time, so here the floor is a bet that the solution
 	// phases that savings are counted in take at least that long. Runs
 	// whose iterations are shorter show up in the over-cost warning.
+	//
+	// Leave it 0 unless the estimate comes out above the calibration
+	// runs' MAX(workload) (LoopCost.Warning) because their last
+	// iterations, with a handful of processors left, are nearly free: then
+	// a floor of the solution phase's time at the fewest active processors
+	// balancing would still pay at (Stats.Solve of such a run, or a
+	// fraction of Stats.Solve.Avg) keeps those iterations from setting the
+	// cost.
 	SolveFloor time.Duration
 
 	Runs            int

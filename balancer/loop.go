@@ -213,6 +213,7 @@ func (l *Loop[T]) SetConfig(cfg Config) error {
 	variant := cfg.Variant != l.cfg.Variant
 	l.cfg = cfg
 	if variant {
+		l.runs = 0 // the next run may be the first of the variant's kernels
 		return l.programs()
 	}
 	return nil
