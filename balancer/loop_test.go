@@ -200,7 +200,7 @@ void main() {
     }
 }
 `)}}
-	for _, f := range []string{"balancer/loop.glsl", "include/common.glsl"} {
+	for _, f := range []string{"balancer/loop.glsl", "include/common.glsl", "include/lbs.glsl"} {
 		data, err := fs.ReadFile(shaders.FS, f)
 		if err != nil {
 			t.Fatal(err)

@@ -497,7 +497,7 @@ layout(local_size_x = 64) in;
 float balancerTasks;
 void balancerSolve(uint processor, uint problem, uint task) {}
 `)}}
-	for _, f := range []string{"include/common.glsl", "balancer/loop.glsl"} {
+	for _, f := range []string{"include/common.glsl", "include/lbs.glsl", "balancer/loop.glsl"} {
 		b, err := fs.ReadFile(shaders.FS, f)
 		if err != nil {
 			panic(err)

@@ -126,6 +126,7 @@ type Scanner struct {
 	ticket     uint32                // the ticket counter's value after the last look-back dispatch
 	winner     *gpu.Buffer[uint32]   // Send: per dst element, the winning i+1 (kept all zero between calls)
 	result     *gpu.Buffer[uint32]   // host-bound results
+	prim       primScratch           // the primitives built on the scans (prims.go)
 
 	mu      sync.Mutex
 	last    Plan
@@ -238,6 +239,7 @@ func (s *Scanner) Delete() {
 		s.winner.Delete()
 		s.result.Delete()
 		s.state, s.winner, s.result = nil, nil, nil
+		s.prim.delete()
 		s.mu.Lock()
 		s.deleted = true
 		s.mu.Unlock()

@@ -132,37 +132,28 @@ uniform uint balancerLaneState; // word index of the blocks' intervals
 #define BALANCER_H_ROUND_MAX 4u // 3-slot ring: the most tasks one lane solved in round r, slot r % 3
 #define BALANCER_H_LEFT 7u      // 3-slot ring: tasks left after round r, slot r % 3
 
+// The search over the offsets is the load-balancing search of package
+// scan (include/lbs.glsl), on the offsets in balancerState.
+#define LBS_OFFSET(p) balancerState[p]
+#define LBS_SEGMENTS balancerProcessors
+#define LBS_END balancerTasks
+#include "include/lbs.glsl"
+
 uint balancerOffset(uint p) {
-    return p < balancerProcessors ? balancerState[p] : balancerTasks;
+    return lbsOffset(p);
 }
 
 // balancerLocate returns the processor that holds task g, given
 // offset[lo] <= g < offset[hi] (offset[P] = S): the last p with
-// offset[p] <= g, whose workload is then nonzero. At most 32 steps.
+// offset[p] <= g, whose workload is then nonzero.
 uint balancerLocate(uint lo, uint hi, uint g) {
-    while (hi - lo > 1u) {
-        uint mid = lo + (hi - lo) / 2u;
-        if (balancerState[mid] <= g) {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    return lo;
+    return lbsLocate(lo, hi, g);
 }
 
 // balancerSeek moves forward from processor p (offset[p] <= g) to the one
-// that holds g: probes p+1, p+2, p+4, ... until an offset exceeds g (it
-// does at P), then searches the last stride. Tasks of one processor cost
-// one probe; a jump of d processors about 2*log2(d).
+// that holds g.
 uint balancerSeek(uint p, uint g) {
-    uint lo = p, hi = p + 1u, step = 1u;
-    while (balancerOffset(hi) <= g) {
-        lo = hi;
-        step *= 2u;
-        hi = min(lo + step, balancerProcessors); // P < 2^31: no wrap
-    }
-    return balancerLocate(lo, hi, g);
+    return lbsSeek(p, g);
 }
 
 void balancerSolveTask(uint p, uint g) {

@@ -1,0 +1,102 @@
+package scan_test
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"testing"
+
+	"github.com/dpgl/dpgl/gpu"
+	"github.com/dpgl/dpgl/gpu/gputest"
+	"github.com/dpgl/dpgl/scan"
+)
+
+// cpuHistEven is HistogramEven by a plain loop.
+func cpuHistEven[T scan.Elem](x []T, bins int, lower, upper T) []uint32 {
+	out := make([]uint32, bins)
+	scale := float32(bins) / (float32(upper) - float32(lower))
+	for _, v := range x {
+		if !(v >= lower && v < upper) {
+			continue
+		}
+		var b uint64
+		if isFloat[T]() {
+			f := (float32(v) - float32(lower)) * scale
+			b = min(uint64(f), uint64(bins-1))
+		} else {
+			d, r := uint64(bitsOf(v)-bitsOf(lower)), uint64(bitsOf(upper)-bitsOf(lower))
+			b = d * uint64(bins) / r
+		}
+		out[b]++
+	}
+	return out
+}
+
+// cpuHistRange is HistogramRange by a plain loop.
+func cpuHistRange[T scan.Elem](x, bnd []T) []uint32 {
+	bins := len(bnd) - 1
+	out := make([]uint32, bins)
+	for _, v := range x {
+		if !(v >= bnd[0] && v < bnd[bins]) {
+			continue
+		}
+		out[sort.Search(len(bnd), func(i int) bool { return bnd[i] > v })-1]++
+	}
+	return out
+}
+
+func TestHistogram(t *testing.T) {
+	c := gputest.Context(t)
+	for _, cfg := range []config{
+		{name: "wg8", opt: scan.Options{GroupSize: 8, Vectors: 1}, full: true},
+		{name: "default", opt: scan.Options{}},
+	} {
+		for _, global := range []bool{false, true} {
+			name := cfg.name + "/shared"
+			if global {
+				name = cfg.name + "/global"
+			}
+			t.Run(name, func(t *testing.T) {
+				s := primScanner(t, c, cfg)
+				scan.SetNoSharedHistogram(s, global)
+				histCases[uint32](t, c, s, cfg, [][2]uint32{{0, 0xFFFFFFFF}, {5, 1000}, {0x3F000000, 0x80000001}})
+				histCases[int32](t, c, s, cfg, [][2]int32{{math.MinInt32, math.MaxInt32}, {-1000, 1000}, {0, 8}})
+				histCases[float32](t, c, s, cfg, [][2]float32{{-1, 1}, {0, 0.5}, {-1e30, 1e30}, {float32(math.Copysign(0, -1)), 1}})
+			})
+		}
+	}
+}
+
+func histCases[T scan.Elem](t *testing.T, c *gpu.Context, s *scan.Scanner, cfg config, ranges [][2]T) {
+	rng := gputest.Rand(t)
+	binCounts := []int{1, 7, 300, 4096, 5000}
+	for _, n := range primSizes(s, cfg.full) {
+		for _, kind := range inputKinds {
+			x := input[T](rng, kind, n)
+			src := upload(t, c, x)
+			for k, bins := range binCounts {
+				r := ranges[(k+len(kind))%len(ranges)]
+				what := fmt.Sprintf("HistogramEven %s n=%d %s bins=%d [%v, %v)", kindOf[T](), n, kind, bins, r[0], r[1])
+				g := guarded(t, c, bins, uint32(0xDEADBEEF), nil)
+				scan.HistogramEven(s, g.View, gpu.Array[T](src), r[0], r[1])
+				checkBits(t, what, g.Check(t, what), cpuHistEven(x, bins, r[0], r[1]))
+
+				bnd := input[T](rng, "random", bins+1)
+				bnd = slices.DeleteFunc(bnd, func(v T) bool { return v != v })
+				for len(bnd) < bins+1 {
+					bnd = append(bnd, bnd[len(bnd)-1])
+				}
+				slices.Sort(bnd)
+				if kind == "narrow" && bins >= 7 && n > 0 {
+					bnd[1], bnd[2] = x[0], x[0] // an empty bin at a sample's value
+					slices.Sort(bnd)
+				}
+				what = fmt.Sprintf("HistogramRange %s n=%d %s bins=%d", kindOf[T](), n, kind, bins)
+				g.View.Write(0, make([]uint32, bins)) // counts are set, not added to
+				scan.HistogramRange(s, g.View, gpu.Array[T](src), gpu.Array[T](upload(t, c, bnd)))
+				checkBits(t, what, g.Check(t, what), cpuHistRange(x, bnd))
+			}
+		}
+	}
+}

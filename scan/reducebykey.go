@@ -1,0 +1,112 @@
+package scan
+
+import (
+	"fmt"
+
+	"github.com/dpgl/dpgl/gpu"
+)
+
+// ReduceByKey reduces the values of every run of equal consecutive keys
+// with op: it writes the run's first key to uniqueKeys and the op of its
+// values to sums, in order, and returns the number of runs. Keys 1 1 2 2 2
+// 1 and values 1 2 3 4 5 6 give 1 2 1 and, with Add, 3 12 6. Keys are
+// compared by their bits as in Unique; K is any plain-data type whose size
+// is a multiple of 4 bytes. keys and values have the same length; runs
+// past uniqueKeys.Len() (or sums.Len()) are dropped from it. Outputs may
+// not overlap each other or the inputs. Integer sums and Max and Min are
+// exact; float Add rounds as the segmented scans do (see Determinism).
+// Scratch: three words per key. It waits for the GPU.
+func ReduceByKey[K any, V Elem](s *Scanner, uniqueKeys gpu.Array[K], sums gpu.Array[V], keys gpu.Array[K], values gpu.Array[V], op Op) int {
+	const fn = "ReduceByKey"
+	s.live(fn)
+	checkOp(fn, op)
+	w := recordWords[K](fn)
+	array(s, fn, "uniqueKeys", uniqueKeys)
+	m := array(s, fn, "sums", sums)
+	n := array(s, fn, "keys", keys)
+	sameLen(fn, "keys", n, "values", array(s, fn, "values", values))
+	for _, o := range []struct {
+		name string
+		a    gpu.Storage
+	}{{"keys", keys}, {"values", values}, {"sums", sums}} {
+		disjoint(fn, "uniqueKeys", uniqueKeys, o.name, o.a)
+	}
+	disjoint(fn, "sums", sums, "keys", keys)
+	disjoint(fn, "sums", sums, "values", values)
+	typ := typeOf[V]()
+	var count int
+	c := s.c
+	c.Do(func() {
+		heads, tails, _ := s.runs(fn, w, keys, n, false)
+		if n > 0 {
+			// A segmented inclusive scan restarted at the heads holds each
+			// run's op at its tail; compacting by the tails moves it to
+			// the run's number.
+			scanned := s.scratch(fn, scratchPos, n)
+			s.run(&scanJob{fn: fn, typ: typ, op: op, seg: true, n: n, src: values, flags: heads, dst: scanned,
+				init: identity[V](op), inclusive: true, floatAdd: typ == 2 && op == Add})
+			s.run(&scanJob{fn: fn, typ: 0, op: Add, out: 2, words: 1, n: n, src: scanned, flags: tails, dst: sums, dstLen: m})
+		}
+		count = Compact(s, uniqueKeys, keys, gpu.Array[uint32](heads))
+	})
+	return count
+}
+
+// SegmentedReduce sets dst[j] = init op src[b] op ... op src[e-1] for the
+// segment [b, e) = [offsets[j], offsets[j+1]) of src, and dst[j] = init
+// for an empty segment (CUB's DeviceSegmentedReduce with begin offsets
+// offsets[:len-1] and end offsets offsets[1:]). offsets has dst.Len()+1
+// elements, non-decreasing, at most src.Len(): larger offsets are clamped
+// to src.Len(), and decreasing ones give unspecified (but in-bounds)
+// results. Elements before offsets[0] belong to no segment. dst may not
+// overlap src or offsets. Float Add rounds as the segmented scans do.
+// Scratch: two words per element of src.
+func SegmentedReduce[T Elem](s *Scanner, dst, src gpu.Array[T], offsets gpu.Array[uint32], op Op, init T) {
+	const fn = "SegmentedReduce"
+	s.live(fn)
+	checkOp(fn, op)
+	segs := array(s, fn, "dst", dst)
+	n := array(s, fn, "src", src)
+	if m := array(s, fn, "offsets", offsets); m != segs+1 {
+		panic(fmt.Sprintf("scan: %s: offsets has %d elements, want dst's %d + 1", fn, m, segs))
+	}
+	disjoint(fn, "dst", dst, "src", src)
+	disjoint(fn, "dst", dst, "offsets", offsets)
+	if segs == 0 {
+		return
+	}
+	typ := typeOf[T]()
+	c := s.c
+	c.Do(func() {
+		heads := s.scratch(fn, scratchFlags, n)
+		scanned := s.scratch(fn, scratchPos, n)
+		d := map[string]string{"TYPE": fmt.Sprint(typ), "OP": fmt.Sprint(int(op))}
+		bind := func(p *gpu.Program) {
+			c.BindStorage(0, offsets)
+			c.BindStorage(1, heads)
+			c.BindStorage(2, scanned)
+			c.BindStorage(3, dst)
+			p.SetUint("segments", uint32(segs))
+			p.SetUint("n", uint32(n))
+		}
+		if n > 0 {
+			// Heads start cleared, after any shader that wrote the scratch.
+			c.Barrier(gpu.BarrierBufferUpdate)
+			b, off := heads.Base()
+			b.FillRange(off, n, 0)
+			d["PASS"] = "0"
+			p := s.primProgram("scan/segreduce.comp", d)
+			bind(p)
+			p.Dispatch1D(ceilDiv(segs, s.opt.GroupSize))
+			c.Barrier(gpu.BarrierStorage) // the scan reads the heads
+			s.run(&scanJob{fn: fn, typ: typ, op: op, seg: true, n: n, src: src, flags: heads, dst: scanned,
+				init: identity[T](op), inclusive: true, floatAdd: typ == 2 && op == Add})
+		}
+		d["PASS"] = "1"
+		p := s.primProgram("scan/segreduce.comp", d)
+		bind(p)
+		p.SetUint("initBits", bitsOf(init))
+		p.Dispatch1D(ceilDiv(segs, s.opt.GroupSize))
+		c.Barrier(gpu.BarrierStorage)
+	})
+}

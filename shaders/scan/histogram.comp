@@ -1,0 +1,153 @@
+#version 450
+// histogram: counts[b] += the samples in bin b, for samples of TYPE (elem.glsl)
+// and bins
+//   RANGE 0 (even): bins equal parts of [lower, upper): integers
+//           b = floor((x - lower) * bins / (upper - lower)), exactly;
+//           floats b = min(floor((x - lower) * scale), bins - 1), with
+//           scale = float(bins) / (upper - lower) rounded once, on the host
+//   RANGE 1: boundaries[b] <= x < boundaries[b + 1], boundaries sorted
+//           ascending (bins + 1 of them), found by binary search.
+// Samples outside the bins, and NaN (every comparison with it is false),
+// count nowhere. Counts wrap around at 2^32.
+//
+// Privatized (SHARED_BINS > 0, bins <= SHARED_BINS): each group counts its
+// samples into shared memory, then adds each nonzero bin to counts with one
+// atomic; else every sample is a global atomic. A group takes tiles of
+// WG_SIZE*ITEMS consecutive samples, grid-stride over the dispatch's
+// groups, its invocations reading consecutive words.
+//
+// lint: RANGE=1 TYPE=2 SHARED_BINS=0
+// lint: RANGE=0 TYPE=1 SHARED_BINS=256 WG_SIZE=64
+// lint: RANGE=0 TYPE=2 SHARED_BINS=4096
+// lint: RANGE=1 TYPE=0 SHARED_BINS=1024
+
+#ifndef WG_SIZE
+#define WG_SIZE 256
+#endif
+#ifndef RANGE
+#define RANGE 0
+#endif
+#ifndef SHARED_BINS
+#define SHARED_BINS 256
+#endif
+#ifndef ITEMS
+#define ITEMS 8
+#endif
+
+layout(local_size_x = WG_SIZE) in;
+#include "include/common.glsl"
+#include "elem.glsl"
+
+uniform uint n;     // samples
+uniform uint bins;  // counts' length, >= 1
+uniform uint tiles; // ceil(n / (WG_SIZE * ITEMS))
+uniform uint lowerBits, upperBits; // RANGE 0: the range's ends, as bits
+uniform float scale; // RANGE 0, floats: bins / (upper - lower)
+
+layout(std430, binding = 0) readonly buffer Samples { uint samples[]; };
+layout(std430, binding = 1) readonly buffer Boundaries { uint boundaries[]; };
+layout(std430, binding = 2) buffer Counts { uint counts[]; };
+
+#if SHARED_BINS > 0
+shared uint local[SHARED_BINS];
+#endif
+
+#if RANGE == 0
+// binOf returns x's bin, or bins when x lies outside [lower, upper).
+uint binOf(T x) {
+    T lower = fromBits(lowerBits);
+    T upper = fromBits(upperBits);
+    if (!(x >= lower && x < upper)) {
+        return bins;
+    }
+#if TYPE == 2
+    precise float f = (x - lower) * scale;
+    return min(uint(f), bins - 1u);
+#else
+    // d < r, so the quotient q = floor(d * bins / r) < bins. A float
+    // estimate is within a step or two of it for bins < 2^22; exact 64-bit
+    // products (umulExtended) correct it.
+    uint d = uint(x) - uint(lower);
+    uint r = uint(upper) - uint(lower);
+    uint q = min(uint(float(d) * (float(bins) / float(r))), bins - 1u);
+    uint pHi, pLo;
+    umulExtended(d, bins, pHi, pLo);
+    for (;;) { // q * r > d * bins: q too high
+        uint hi, lo;
+        umulExtended(q, r, hi, lo);
+        if (q == 0u || hi < pHi || hi == pHi && lo <= pLo) {
+            break;
+        }
+        q--;
+    }
+    for (;;) { // (q + 1) * r <= d * bins: q too low
+        uint hi, lo;
+        umulExtended(q + 1u, r, hi, lo);
+        if (q + 1u >= bins || hi > pHi || hi == pHi && lo > pLo) {
+            break;
+        }
+        q++;
+    }
+    return q;
+#endif
+}
+#else
+uint binOf(T x) {
+    if (!(x >= fromBits(boundaries[0]) && x < fromBits(boundaries[bins]))) {
+        return bins;
+    }
+    // The last b with boundaries[b] <= x: boundaries[lo] <= x <
+    // boundaries[hi] throughout.
+    uint lo = 0u, hi = bins;
+    while (hi - lo > 1u) {
+        uint mid = lo + (hi - lo) / 2u;
+        if (fromBits(boundaries[mid]) <= x) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+#endif
+
+void count(uint b) {
+    if (b >= bins) {
+        return;
+    }
+#if SHARED_BINS > 0
+    atomicAdd(local[b], 1u);
+#else
+    atomicAdd(counts[b], 1u);
+#endif
+}
+
+void main() {
+    uint lid = gl_LocalInvocationID.x;
+    uint group = dpglGroupIndex();
+    uint groups = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
+#if SHARED_BINS > 0
+    for (uint b = lid; b < bins; b += uint(WG_SIZE)) {
+        local[b] = 0u;
+    }
+    barrier();
+#endif
+    for (uint t = group; t < tiles; t += groups) {
+        uint first = t * uint(WG_SIZE * ITEMS) + lid;
+        for (uint k = 0u; k < uint(ITEMS); k++) {
+            uint i = first + k * uint(WG_SIZE);
+            if (i < n) {
+                count(binOf(fromBits(samples[i])));
+            }
+        }
+    }
+#if SHARED_BINS > 0
+    barrier();
+    for (uint b = lid; b < bins; b += uint(WG_SIZE)) {
+        uint v = local[b];
+        if (v != 0u) {
+            atomicAdd(counts[b], v);
+        }
+    }
+#endif
+}
