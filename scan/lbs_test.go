@@ -1,0 +1,99 @@
+package scan_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/dpgl/dpgl/gpu"
+	"github.com/dpgl/dpgl/gpu/gputest"
+	"github.com/dpgl/dpgl/scan"
+)
+
+// lbsLayouts returns segment sizes that sum to about n: random with many
+// empty segments, all in one, one per item, empty segments only around
+// one big one, and long runs of empties.
+func lbsLayouts(n int, rnd func(int) int) map[string][]uint32 {
+	out := map[string][]uint32{"one": {uint32(n)}, "none": {}}
+	var r, unit, padded, gaps []uint32
+	for left := n; left > 0; {
+		k := 0
+		if rnd(3) != 0 {
+			k = min(left, rnd(70)+1)
+		}
+		r = append(r, uint32(k))
+		left -= k
+	}
+	for range n {
+		unit = append(unit, 1)
+	}
+	padded = append(make([]uint32, 100), uint32(n))
+	padded = append(padded, make([]uint32, 100)...)
+	for left := n; left > 0; {
+		gaps = append(gaps, make([]uint32, rnd(3000))...)
+		k := min(left, rnd(5)+1)
+		gaps = append(gaps, uint32(k))
+		left -= k
+	}
+	out["random"], out["unit"], out["padded"], out["gaps"] = r, unit, padded, gaps
+	return out
+}
+
+func TestLoadBalancingSearch(t *testing.T) {
+	c := gputest.Context(t)
+	for _, cfg := range []config{
+		{name: "wg8", opt: scan.Options{GroupSize: 8, Vectors: 1}, full: true},
+		{name: "default", opt: scan.Options{}},
+	} {
+		t.Run(cfg.name, func(t *testing.T) {
+			s := primScanner(t, c, cfg)
+			rng := gputest.Rand(t)
+			for _, n := range primSizes(s, cfg.full) {
+				for name, sizes := range lbsLayouts(n, rng.IntN) {
+					off := make([]uint32, len(sizes))
+					var seg, rank []uint32
+					sum := uint32(0)
+					for p, k := range sizes {
+						off[p] = sum
+						for r := range k {
+							seg, rank = append(seg, uint32(p)), append(rank, r)
+						}
+						sum += k
+					}
+					items := int(sum)
+					ob := gpu.Array[uint32](upload(t, c, off))
+					what := fmt.Sprintf("LoadBalancingSearch %d items, %s (%d segments)", items, name, len(sizes))
+					gs := guarded(t, c, items, uint32(0xDEADBEEF), nil)
+					gr := guarded(t, c, items, uint32(0xDEADBEEF), nil)
+					scan.LoadBalancingSearch(s, gs.View, gr.View, ob)
+					checkBits(t, what+" segment", gs.Check(t, what), seg)
+					checkBits(t, what+" rank", gr.Check(t, what), rank)
+					scan.LoadBalancingSearch(s, gs.View, nil, ob)
+					checkBits(t, what+" segment without rank", gs.Check(t, what), seg)
+
+					// Interval expand of 8-byte records.
+					type rec struct{ A, B uint32 }
+					vals := make([]rec, len(sizes))
+					for p := range vals {
+						vals[p] = rec{uint32(p), rng.Uint32()}
+					}
+					want := make([]rec, items)
+					for i, p := range seg {
+						want[i] = vals[p]
+					}
+					what = fmt.Sprintf("IntervalExpand %d items, %s", items, name)
+					ge := guarded(t, c, items, rec{7, 7}, nil)
+					scan.IntervalExpand(s, ge.View, gpu.Array[rec](upload(t, c, vals)), ob)
+					checkBits(t, what, ge.Check(t, what), want)
+				}
+			}
+			// Items before offsets[0] belong to no segment.
+			ob := gpu.Array[uint32](upload(t, c, []uint32{3, 5}))
+			gs := guarded(t, c, 7, uint32(0xDEADBEEF), nil)
+			gr := guarded(t, c, 7, uint32(0xDEADBEEF), nil)
+			scan.LoadBalancingSearch(s, gs.View, gr.View, ob)
+			const no = 0xFFFFFFFF
+			checkBits(t, "items before offsets[0]: segment", gs.Check(t, "segment"), []uint32{no, no, no, 0, 0, 1, 1})
+			checkBits(t, "items before offsets[0]: rank", gr.Check(t, "rank"), []uint32{no, no, no, 0, 1, 0, 1})
+		})
+	}
+}

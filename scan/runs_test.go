@@ -1,0 +1,165 @@
+package scan_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/dpgl/dpgl/gpu"
+	"github.com/dpgl/dpgl/gpu/gputest"
+	"github.com/dpgl/dpgl/scan"
+)
+
+// cpuRuns returns the first key and the length of every run of keys equal
+// bit for bit.
+func cpuRuns[K any](keys []K) (unique []K, lengths []uint32, starts []int) {
+	for i, k := range keys {
+		if i == 0 || !sameBits(k, keys[i-1]) {
+			unique = append(unique, k)
+			lengths = append(lengths, 0)
+			starts = append(starts, i)
+		}
+		lengths[len(lengths)-1]++
+	}
+	return unique, lengths, starts
+}
+
+func TestRuns(t *testing.T) {
+	c := gputest.Context(t)
+	for _, cfg := range primConfigs(t, c) {
+		t.Run(cfg.name, func(t *testing.T) {
+			s := primScanner(t, c, cfg)
+			runCases[uint32, uint32](t, c, s, cfg)
+			runCases[float32, float32](t, c, s, cfg)
+			runCases[int32, int32](t, c, s, cfg)
+		})
+	}
+}
+
+func runCases[K, V scan.Elem](t *testing.T, c *gpu.Context, s *scan.Scanner, cfg config) {
+	rng := gputest.Rand(t)
+	for _, n := range primSizes(s, cfg.full) {
+		for _, kind := range inputKinds {
+			keys := input[K](rng, kind, n)
+			kb := gpu.Array[K](upload(t, c, keys))
+			wu, wl, starts := cpuRuns(keys)
+
+			what := fmt.Sprintf("Unique %s n=%d %s", kindOf[K](), n, kind)
+			g := guarded(t, c, n, sentinel[K](), nil)
+			if k := scan.Unique(s, g.View, kb); k != len(wu) {
+				t.Fatalf("%s: %d runs, want %d", what, k, len(wu))
+			}
+			checkBits(t, what, g.Check(t, what)[:len(wu)], wu)
+
+			what = fmt.Sprintf("RunLengthEncode %s n=%d %s", kindOf[K](), n, kind)
+			gl := guarded(t, c, n, uint32(0xDEADBEEF), nil)
+			g.View.Write(0, make([]K, n))
+			if k := scan.RunLengthEncode(s, g.View, gl.View, kb); k != len(wu) {
+				t.Fatalf("%s: %d runs, want %d", what, k, len(wu))
+			}
+			checkBits(t, what+" unique", g.Check(t, what)[:len(wu)], wu)
+			checkBits(t, what+" lengths", gl.Check(t, what)[:len(wu)], wl)
+
+			vals := input[V](rng, "random", n)
+			vb := gpu.Array[V](upload(t, c, vals))
+			for _, op := range []scan.Op{scan.Add, scan.Max, scan.Min} {
+				what = fmt.Sprintf("ReduceByKey %s/%s %v n=%d %s", kindOf[K](), kindOf[V](), op, n, kind)
+				gs := guarded(t, c, n, sentinel[V](), nil)
+				g.View.Write(0, make([]K, n))
+				if k := scan.ReduceByKey(s, g.View, gs.View, kb, vb, op); k != len(wu) {
+					t.Fatalf("%s: %d runs, want %d", what, k, len(wu))
+				}
+				checkBits(t, what+" keys", g.Check(t, what)[:len(wu)], wu)
+				got := gs.Check(t, what)
+				for r, st := range starts {
+					seg := vals[st : st+int(wl[r])]
+					lastOf(cpuScan(seg, nil, op, ident[V](op), true)).check(t, fmt.Sprintf("%s run %d", what, r), got[r:r+1])
+				}
+			}
+		}
+	}
+}
+
+// Keys may be records of several words, equal when every word is; outputs
+// shorter than the number of runs take the first runs.
+func TestRunsRecords(t *testing.T) {
+	c := gputest.Context(t)
+	s := primScanner(t, c, config{opt: scan.Options{Path: scan.PathLookBack, GroupSize: 8, Vectors: 1}})
+	type key struct{ A, B uint32 }
+	rng := gputest.Rand(t)
+	for _, n := range []int{1, 31, 33, 2000} {
+		keys := make([]key, n)
+		for i := range keys {
+			keys[i] = key{uint32(rng.IntN(2)), uint32(rng.IntN(2))}
+		}
+		wu, wl, _ := cpuRuns(keys)
+		m := max(1, len(wu)/2)
+		g := guarded(t, c, m, key{7, 7}, nil)
+		gl := guarded(t, c, m, uint32(0xDEADBEEF), nil)
+		what := fmt.Sprintf("RunLengthEncode of 8-byte keys n=%d into %d", n, m)
+		if k := scan.RunLengthEncode(s, g.View, gl.View, gpu.Array[key](upload(t, c, keys))); k != len(wu) {
+			t.Fatalf("%s: %d runs, want %d", what, k, len(wu))
+		}
+		checkBits(t, what, g.Check(t, what), wu[:m])
+		checkBits(t, what, gl.Check(t, what), wl[:m])
+	}
+}
+
+func TestSegmentedReduce(t *testing.T) {
+	c := gputest.Context(t)
+	for _, cfg := range primConfigs(t, c) {
+		t.Run(cfg.name, func(t *testing.T) {
+			s := primScanner(t, c, cfg)
+			segReduceCases[uint32](t, c, s, cfg)
+			segReduceCases[int32](t, c, s, cfg)
+			segReduceCases[float32](t, c, s, cfg)
+		})
+	}
+}
+
+func segReduceCases[T scan.Elem](t *testing.T, c *gpu.Context, s *scan.Scanner, cfg config) {
+	rng := gputest.Rand(t)
+	for _, n := range primSizes(s, cfg.full) {
+		x := input[T](rng, "random", n)
+		xb := gpu.Array[T](upload(t, c, x))
+		// Offsets: random segments with many empty ones, all empty, one
+		// segment, and a first segment starting past 0 and a last one
+		// ending before n.
+		layouts := map[string][]uint32{"one": {0, uint32(n)}, "empty": {0, 0, 0}, "inner": {uint32(n / 3), uint32(n / 2), uint32(n / 2), uint32(n - n/5)}}
+		rnd := []uint32{0}
+		for rnd[len(rnd)-1] < uint32(n) {
+			step := uint32(0)
+			if rng.IntN(3) != 0 {
+				step = uint32(rng.IntN(2*s.TileSize()) + 1)
+			}
+			rnd = append(rnd, min(rnd[len(rnd)-1]+step, uint32(n)))
+		}
+		layouts["random"] = rnd
+		for name, off := range layouts {
+			for _, op := range []scan.Op{scan.Add, scan.Max, scan.Min} {
+				init := ident[T](op)
+				if op == scan.Add {
+					init = T(3)
+				}
+				what := fmt.Sprintf("SegmentedReduce %s %v n=%d %s (%d segments)", kindOf[T](), op, n, name, len(off)-1)
+				g := guarded(t, c, len(off)-1, sentinel[T](), nil)
+				scan.SegmentedReduce(s, g.View, xb, gpu.Array[uint32](upload(t, c, off)), op, init)
+				got := g.Check(t, what)
+				for j := range got {
+					seg := x[off[j]:off[j+1]]
+					w := lastOf(cpuScan(append([]T{init}, seg...), nil, op, ident[T](op), true))
+					w.check(t, fmt.Sprintf("%s segment %d [%d, %d)", what, j, off[j], off[j+1]), got[j:j+1])
+				}
+			}
+		}
+	}
+}
+
+// lastOf keeps the last element of an inclusive scan: the reduction.
+func lastOf[T scan.Elem](w want[T]) want[T] {
+	k := len(w.exact) - 1
+	w.exact = w.exact[k:]
+	if w.sum != nil {
+		w.sum, w.mag = w.sum[k:], w.mag[k:]
+	}
+	return w
+}
