@@ -65,8 +65,9 @@ func histArgs[T Elem](s *Scanner, fn string, counts gpu.Array[uint32], samples g
 	return bins, n
 }
 
-// histItems is histogram.comp's ITEMS: samples per invocation and tile.
-const histItems = 8
+// histItems is histogram.comp's ITEMS: 16-byte vectors of samples per
+// invocation and tile.
+const histItems = 4
 
 // maxSharedBins bounds the privatized histogram's bins: a quarter of the
 // 32 KiB of shared memory GL guarantees, so that groups still fit beside
@@ -93,13 +94,21 @@ func (s *Scanner) histogram(fn string, mode, typ int, counts gpu.Array[uint32], 
 			"RANGE": strconv.Itoa(mode), "TYPE": strconv.Itoa(typ),
 			"SHARED_BINS": strconv.Itoa(shared), "ITEMS": strconv.Itoa(histItems),
 		})
-		tile := s.opt.GroupSize * histItems
+		tile := 4 * s.opt.GroupSize * histItems // 4 samples a vector
 		tiles := ceilDiv(n, tile)
-		// Enough groups to fill the device, few enough that each flushes
-		// its bins after many samples; at least so many that no
-		// invocation loops past llvmpipe's 65535 iterations.
-		groups := max(min(tiles, 1024), ceilDiv(tiles, 4096))
+		// Enough groups to fill the device (a CPU has few cores), few
+		// enough that each flushes its bins after many samples; and at
+		// least so many that no invocation loops past llvmpipe's 65535
+		// iterations: a tile costs an invocation about 5 + 16*15 of them
+		// (its loops, and a binary search over up to 2^13 bins per
+		// sample), so a group takes at most 128 tiles.
+		groups := min(tiles, 1024)
+		if c.Caps().Software {
+			groups = min(tiles, 64)
+		}
+		groups = max(groups, ceilDiv(tiles, 128))
 		c.BindStorage(0, samples)
+		c.BindStorage(3, samples)
 		if boundaries != nil {
 			c.BindStorage(1, boundaries)
 		}

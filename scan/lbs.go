@@ -7,9 +7,10 @@ import (
 	"github.com/dpgl/dpgl/gpu"
 )
 
-// lbsItems is lbs.comp's ITEMS: consecutive items per invocation, the
-// first found by binary search and the rest by forward seeks.
-const lbsItems = 8
+// lbsItems is lbs.comp's ITEMS: 4*lbsItems consecutive items per
+// invocation, the first found by binary search and the rest by forward
+// seeks.
+const lbsItems = 2
 
 // LoadBalancingSearch is moderngpu's load-balancing search: offsets holds
 // the exclusive add-scan of the sizes of offsets.Len() segments (see
@@ -36,8 +37,10 @@ func LoadBalancingSearch(s *Scanner, segment, rank, offsets gpu.Array[uint32]) {
 	}
 	s.lbs(fn, 0, 1, n, segs, offsets, func() {
 		s.c.BindStorage(1, segment)
+		s.c.BindStorage(2, segment)
 		if rank != nil {
-			s.c.BindStorage(2, rank)
+			s.c.BindStorage(3, rank)
+			s.c.BindStorage(4, rank)
 		}
 	}, rank != nil)
 }
@@ -59,8 +62,8 @@ func IntervalExpand[T any](s *Scanner, dst, values gpu.Array[T], offsets gpu.Arr
 	disjoint(fn, "dst", dst, "values", values)
 	disjoint(fn, "dst", dst, "offsets", offsets)
 	s.lbs(fn, 1, w, n, segs, offsets, func() {
-		s.c.BindStorage(3, values)
-		s.c.BindStorage(4, dst)
+		s.c.BindStorage(5, values)
+		s.c.BindStorage(6, dst)
 	}, false)
 }
 
@@ -78,7 +81,7 @@ func (s *Scanner) lbs(fn string, out, words, n, segs int, offsets gpu.Storage, b
 		bind()
 		p.SetUint("n", uint32(n))
 		p.SetUint("segments", uint32(segs))
-		p.Dispatch1D(ceilDiv(n, lbsItems*s.opt.GroupSize))
+		p.Dispatch1D(ceilDiv(n, 4*lbsItems*s.opt.GroupSize))
 		c.Barrier(gpu.BarrierStorage)
 		s.setPlan(Plan{Levels: 1, Dispatches: 1})
 	})

@@ -114,3 +114,12 @@ func (s *Scanner) userProgram(fn, what, expr, file string, defines map[string]st
 func typeName[T Elem]() string {
 	return [...]string{"uint", "int", "float"}[typeOf[T]()]
 }
+
+// mapItems is the ITEMS of the elementwise kernels (predicate.comp,
+// transform.comp): 16-byte vectors per invocation, strided by the group
+// size as in the copy kernel.
+const mapItems = 4
+
+// mapGroups is the number of groups an elementwise kernel runs for n
+// elements.
+func (s *Scanner) mapGroups(n int) int { return ceilDiv(ceilDiv(n, 4), mapItems*s.opt.GroupSize) }

@@ -41,7 +41,7 @@ func SelectIf[T Elem](s *Scanner, dst, src gpu.Array[T], pred string) (int, erro
 // predicates with checkExpr first). It runs on the GL thread.
 func (s *Scanner) predicate(fn string, typ int, pred string, src gpu.Storage, flags gpu.Range[uint32], n int) error {
 	c := s.c
-	d := map[string]string{"TYPE": strconv.Itoa(typ)}
+	d := map[string]string{"TYPE": strconv.Itoa(typ), "ITEMS": strconv.Itoa(mapItems)}
 	var p *gpu.Program
 	if pred == "" {
 		d["FROM_FLAGS"] = "1"
@@ -57,9 +57,11 @@ func (s *Scanner) predicate(fn string, typ int, pred string, src gpu.Storage, fl
 		return nil
 	}
 	c.BindStorage(0, src)
-	c.BindStorage(1, flags)
+	c.BindStorage(1, src)
+	c.BindStorage(2, flags)
+	c.BindStorage(3, flags)
 	p.SetUint("n", uint32(n))
-	p.Dispatch1D(ceilDiv(n, s.opt.GroupSize))
+	p.Dispatch1D(s.mapGroups(n))
 	c.Barrier(gpu.BarrierStorage) // the scan reads the flags
 	return nil
 }

@@ -29,14 +29,17 @@ func Transform[T, U Elem](s *Scanner, dst gpu.Array[U], src gpu.Array[T], expr s
 		var p *gpu.Program
 		p, err = s.userProgram(fn, "expression", expr, "scan/transform.comp", map[string]string{
 			"TYPE": strconv.Itoa(typeOf[T]()), "OUT_TYPE": strconv.Itoa(typeOf[U]()), "EXPR": expr,
+			"ITEMS": strconv.Itoa(mapItems),
 		})
 		if err != nil || n == 0 {
 			return
 		}
 		c.BindStorage(0, src)
-		c.BindStorage(1, dst)
+		c.BindStorage(1, src)
+		c.BindStorage(2, dst)
+		c.BindStorage(3, dst)
 		p.SetUint("n", uint32(n))
-		p.Dispatch1D(ceilDiv(n, s.opt.GroupSize))
+		p.Dispatch1D(s.mapGroups(n))
 		c.Barrier(gpu.BarrierStorage)
 		s.setPlan(Plan{Levels: 1, Dispatches: 1})
 	})

@@ -13,8 +13,10 @@
 // Privatized (SHARED_BINS > 0, bins <= SHARED_BINS): each group counts its
 // samples into shared memory, then adds each nonzero bin to counts with one
 // atomic; else every sample is a global atomic. A group takes tiles of
-// WG_SIZE*ITEMS consecutive samples, grid-stride over the dispatch's
-// groups, its invocations reading consecutive words.
+// WG_SIZE*ITEMS consecutive 16-byte vectors of samples, grid-stride over
+// the dispatch's groups, its invocations reading consecutive vectors.
+// Samples are bound twice, as vectors and as scalars for the last, partial
+// vector (see load.glsl).
 //
 // lint: RANGE=1 TYPE=2 SHARED_BINS=0
 // lint: RANGE=0 TYPE=1 SHARED_BINS=256 WG_SIZE=64
@@ -40,11 +42,12 @@ layout(local_size_x = WG_SIZE) in;
 
 uniform uint n;     // samples
 uniform uint bins;  // counts' length, >= 1
-uniform uint tiles; // ceil(n / (WG_SIZE * ITEMS))
+uniform uint tiles; // ceil(n / (4 * WG_SIZE * ITEMS))
 uniform uint lowerBits, upperBits; // RANGE 0: the range's ends, as bits
 uniform float scale; // RANGE 0, floats: bins / (upper - lower)
 
-layout(std430, binding = 0) readonly buffer Samples { uint samples[]; };
+layout(std430, binding = 0) readonly buffer SamplesVec { uvec4 samples4[]; };
+layout(std430, binding = 3) readonly buffer SamplesOne { uint samples1[]; };
 layout(std430, binding = 1) readonly buffer Boundaries { uint boundaries[]; };
 layout(std430, binding = 2) buffer Counts { uint counts[]; };
 
@@ -135,9 +138,18 @@ void main() {
     for (uint t = group; t < tiles; t += groups) {
         uint first = t * uint(WG_SIZE * ITEMS) + lid;
         for (uint k = 0u; k < uint(ITEMS); k++) {
-            uint i = first + k * uint(WG_SIZE);
-            if (i < n) {
-                count(binOf(fromBits(samples[i])));
+            uint j = first + k * uint(WG_SIZE);
+            uint e = 4u * j;
+            if (e + 3u < n) {
+                uvec4 v = samples4[j];
+                count(binOf(fromBits(v.x)));
+                count(binOf(fromBits(v.y)));
+                count(binOf(fromBits(v.z)));
+                count(binOf(fromBits(v.w)));
+            } else {
+                for (uint q = e; q < n && q < e + 4u; q++) {
+                    count(binOf(fromBits(samples1[q])));
+                }
             }
         }
     }

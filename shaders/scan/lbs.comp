@@ -8,11 +8,12 @@
 //          0xFFFFFFFF for both where g belongs to no segment.
 //   OUT 1: interval expand: dst[g] = values[p] for records of RECORD_WORDS
 //          words; dst[g] is left alone where g belongs to no segment.
-// Each invocation takes ITEMS consecutive items: a binary search finds the
-// first one's segment, forward seeks (lbsSeek) the others'.
+// Each invocation takes 4*ITEMS consecutive items: a binary search finds
+// the first one's segment, forward seeks (lbsSeek) the others'; OUT 0
+// stores them as 16-byte vectors, bound twice as in load.glsl.
 //
 // lint: OUT=0 RANK=1
-// lint: OUT=1 RECORD_WORDS=3 WG_SIZE=64 ITEMS=4
+// lint: OUT=1 RECORD_WORDS=3 WG_SIZE=64 ITEMS=1
 
 #ifndef WG_SIZE
 #define WG_SIZE 256
@@ -27,7 +28,7 @@
 #define RECORD_WORDS 1
 #endif
 #ifndef ITEMS
-#define ITEMS 8
+#define ITEMS 2
 #endif
 
 layout(local_size_x = WG_SIZE) in;
@@ -37,44 +38,63 @@ uniform uint n;        // items
 uniform uint segments; // offsets' length, < 2^31
 
 layout(std430, binding = 0) readonly buffer Offsets { uint offsets[]; };
-layout(std430, binding = 1) writeonly buffer Segment { uint segment[]; };
-layout(std430, binding = 2) writeonly buffer Rank { uint rank[]; };
-layout(std430, binding = 3) readonly buffer Values { uint values[]; };
-layout(std430, binding = 4) writeonly buffer Dst { uint dst[]; };
+layout(std430, binding = 1) writeonly buffer SegmentVec { uvec4 segment4[]; };
+layout(std430, binding = 2) writeonly buffer SegmentOne { uint segment1[]; };
+layout(std430, binding = 3) writeonly buffer RankVec { uvec4 rank4[]; };
+layout(std430, binding = 4) writeonly buffer RankOne { uint rank1[]; };
+layout(std430, binding = 5) readonly buffer Values { uint values[]; };
+layout(std430, binding = 6) writeonly buffer Dst { uint dst[]; };
 
 #define LBS_OFFSET(p) offsets[p]
 #define LBS_SEGMENTS segments
 #define LBS_END 0xFFFFFFFFu
 #include "include/lbs.glsl"
 
-void emit(uint g, uint p) {
-#if OUT == 0
-    segment[g] = p;
-#if RANK
-    rank[g] = p == 0xFFFFFFFFu ? p : g - offsets[p];
-#endif
-#else
-    if (p != 0xFFFFFFFFu) {
-        for (uint w = 0u; w < uint(RECORD_WORDS); w++) {
-            dst[g * uint(RECORD_WORDS) + w] = values[p * uint(RECORD_WORDS) + w];
-        }
-    }
-#endif
-}
+#define NONE 0xFFFFFFFFu
 
 void main() {
-    uint first = dpglGlobalIndex() * uint(ITEMS);
+    uint first = dpglGlobalIndex() * uint(4 * ITEMS);
     if (first >= n) {
         return;
     }
-    uint last = min(first + uint(ITEMS), n);
-    uint p = 0xFFFFFFFFu;
-    for (uint g = first; g < last; g++) {
-        if (p != 0xFFFFFFFFu) {
-            p = lbsSeek(p, g);
-        } else if (segments > 0u && offsets[0] <= g) {
-            p = lbsLocate(0u, segments, g);
+    uint p = NONE;
+    for (uint j = 0u; j < uint(ITEMS); j++) {
+        uvec4 seg = uvec4(NONE), rank = uvec4(NONE);
+        uint e = first + 4u * j;
+        for (uint k = 0u; k < 4u; k++) {
+            uint g = e + k;
+            if (g >= n) {
+                break;
+            }
+            if (p != NONE) {
+                p = lbsSeek(p, g);
+            } else if (segments > 0u && offsets[0] <= g) {
+                p = lbsLocate(0u, segments, g);
+            }
+            seg[k] = p;
+            rank[k] = p == NONE ? NONE : g - offsets[p];
+#if OUT == 1
+            if (p != NONE) {
+                for (uint w = 0u; w < uint(RECORD_WORDS); w++) {
+                    dst[g * uint(RECORD_WORDS) + w] = values[p * uint(RECORD_WORDS) + w];
+                }
+            }
+#endif
         }
-        emit(g, p);
+#if OUT == 0
+        if (e + 3u < n) {
+            segment4[e / 4u] = seg;
+#if RANK
+            rank4[e / 4u] = rank;
+#endif
+        } else {
+            for (uint k = 0u; k < 4u && e + k < n; k++) {
+                segment1[e + k] = seg[k];
+#if RANK
+                rank1[e + k] = rank[k];
+#endif
+            }
+        }
+#endif
     }
 }

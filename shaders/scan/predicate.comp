@@ -4,10 +4,12 @@
 // instead, turning any nonzero flags into the 0/1 that an add-scan counts.
 // PRED_EXPR is the user's GLSL expression, the one piece of the source
 // that package scan does not write; it sees x and i and is converted to
-// bool.
+// bool. Each invocation maps ITEMS 16-byte vectors strided by the group
+// size; both arrays are bound twice, as vectors and as scalars for the
+// last, partial vector (see load.glsl).
 //
 // lint: PRED_EXPR=x>0.5 TYPE=2
-// lint: FROM_FLAGS=1
+// lint: FROM_FLAGS=1 ITEMS=1
 
 #ifndef WG_SIZE
 #define WG_SIZE 256
@@ -18,6 +20,9 @@
 #ifndef PRED_EXPR
 #define PRED_EXPR x != T(0)
 #endif
+#ifndef ITEMS
+#define ITEMS 4
+#endif
 
 layout(local_size_x = WG_SIZE) in;
 #include "include/common.glsl"
@@ -25,23 +30,37 @@ layout(local_size_x = WG_SIZE) in;
 
 uniform uint n;
 
-layout(std430, binding = 0) readonly buffer Src { uint src[]; };
-layout(std430, binding = 1) writeonly buffer Flags { uint flags[]; };
+layout(std430, binding = 0) readonly buffer SrcVec { uvec4 src4[]; };
+layout(std430, binding = 1) readonly buffer SrcOne { uint src1[]; };
+layout(std430, binding = 2) writeonly buffer FlagsVec { uvec4 flags4[]; };
+layout(std430, binding = 3) writeonly buffer FlagsOne { uint flags1[]; };
 
-#if !FROM_FLAGS
+#if FROM_FLAGS
+uint flagOf(uint b, uint i) {
+    return uint(b != 0u);
+}
+#else
 bool pred(T x, uint i) {
     return bool(PRED_EXPR);
+}
+
+uint flagOf(uint b, uint i) {
+    return uint(pred(fromBits(b), i));
 }
 #endif
 
 void main() {
-    uint i = dpglGlobalIndex();
-    if (i >= n) {
-        return;
+    uint base = dpglGroupIndex() * uint(WG_SIZE * ITEMS) + gl_LocalInvocationID.x;
+    for (uint k = 0u; k < uint(ITEMS); k++) {
+        uint j = base + k * uint(WG_SIZE);
+        uint e = 4u * j;
+        if (e + 3u < n) {
+            uvec4 v = src4[j];
+            flags4[j] = uvec4(flagOf(v.x, e), flagOf(v.y, e + 1u), flagOf(v.z, e + 2u), flagOf(v.w, e + 3u));
+        } else {
+            for (uint q = e; q < n && q < e + 4u; q++) {
+                flags1[q] = flagOf(src1[q], q);
+            }
+        }
     }
-#if FROM_FLAGS
-    flags[i] = uint(src[i] != 0u);
-#else
-    flags[i] = uint(pred(fromBits(src[i]), i));
-#endif
 }
