@@ -1,0 +1,154 @@
+package scan_test
+
+import (
+	"fmt"
+
+	"github.com/dpgl/dpgl/gpu"
+	"github.com/dpgl/dpgl/scan"
+)
+
+// withScanner runs f with a Scanner on a headless context, or prints why
+// there is none.
+func withScanner(f func(c *gpu.Context, s *scan.Scanner)) {
+	c, err := gpu.NewHeadless()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer c.Delete()
+	s, err := scan.New(c)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer s.Delete()
+	f(c, s)
+}
+
+// Eight samples in four bins over [0, 1), and in three bins of chosen
+// boundaries. NaN and the samples outside the bins count nowhere.
+func ExampleHistogramEven() {
+	withScanner(func(c *gpu.Context, s *scan.Scanner) {
+		nan := float32(0)
+		nan /= nan
+		samples, _ := gpu.NewBufferFrom(c, []float32{0.1, 0.2, 0.3, 0.6, 0.99, 1, -0.5, nan})
+		defer samples.Delete()
+		counts, _ := gpu.NewBuffer[uint32](c, 4)
+		defer counts.Delete()
+		scan.HistogramEven(s, gpu.Array[uint32](counts), gpu.Array[float32](samples), 0, 1)
+		fmt.Println(counts.Download())
+
+		bounds, _ := gpu.NewBufferFrom(c, []float32{0, 0.25, 0.5, 2})
+		defer bounds.Delete()
+		three := counts.Slice(0, 3)
+		scan.HistogramRange(s, gpu.Array[uint32](three), gpu.Array[float32](samples), gpu.Array[float32](bounds))
+		fmt.Println(counts.Download()[:3])
+	})
+	// Output:
+	// [2 1 1 1]
+	// [2 1 3]
+}
+
+// Select the even numbers by a GLSL predicate, partition the rest behind
+// them (both parts in order), and square them by a GLSL expression.
+func ExampleSelectIf() {
+	withScanner(func(c *gpu.Context, s *scan.Scanner) {
+		src, _ := gpu.NewBufferFrom(c, []uint32{5, 2, 8, 3, 4, 7})
+		defer src.Delete()
+		dst, _ := gpu.NewBuffer[uint32](c, 6)
+		defer dst.Delete()
+		k, err := scan.SelectIf(s, gpu.Array[uint32](dst), src, "(x & 1u) == 0u")
+		fmt.Println(k, dst.Download()[:k], err)
+		k, _ = scan.PartitionIf(s, gpu.Array[uint32](dst), src, "(x & 1u) == 0u")
+		fmt.Println(k, dst.Download())
+		_ = scan.Transform(s, gpu.Array[uint32](dst), gpu.Array[uint32](dst), "x * x")
+		fmt.Println(dst.Download())
+		_, err = scan.SelectIf(s, gpu.Array[uint32](dst), src, "x > ")
+		fmt.Println(err != nil)
+	})
+	// Output:
+	// 3 [2 8 4] <nil>
+	// 3 [2 8 4 5 3 7]
+	// [4 64 16 25 9 49]
+	// true
+}
+
+// Runs of equal keys: their first keys, lengths, and the sums of their
+// values.
+func ExampleReduceByKey() {
+	withScanner(func(c *gpu.Context, s *scan.Scanner) {
+		keys, _ := gpu.NewBufferFrom(c, []uint32{1, 1, 2, 2, 2, 1, 3, 3})
+		defer keys.Delete()
+		vals, _ := gpu.NewBufferFrom(c, []int32{1, 2, 3, 4, 5, 6, -7, 7})
+		defer vals.Delete()
+		unique, _ := gpu.NewBuffer[uint32](c, 8)
+		defer unique.Delete()
+		lengths, _ := gpu.NewBuffer[uint32](c, 8)
+		defer lengths.Delete()
+		sums, _ := gpu.NewBuffer[int32](c, 8)
+		defer sums.Delete()
+
+		k := scan.Unique(s, gpu.Array[uint32](unique), keys)
+		fmt.Println(unique.Download()[:k])
+		k = scan.RunLengthEncode(s, gpu.Array[uint32](unique), gpu.Array[uint32](lengths), keys)
+		fmt.Println(lengths.Download()[:k])
+		k = scan.ReduceByKey(s, gpu.Array[uint32](unique), gpu.Array[int32](sums), keys, vals, scan.Add)
+		fmt.Println(sums.Download()[:k])
+		k = scan.ReduceByKey(s, gpu.Array[uint32](unique), gpu.Array[int32](sums), keys, vals, scan.Max)
+		fmt.Println(sums.Download()[:k])
+	})
+	// Output:
+	// [1 2 1 3]
+	// [2 3 1 2]
+	// [3 12 6 0]
+	// [2 5 6 7]
+}
+
+// Segments [0, 2), [2, 2) (empty) and [2, 5) of five values, reduced with
+// Add from an initial 100.
+func ExampleSegmentedReduce() {
+	withScanner(func(c *gpu.Context, s *scan.Scanner) {
+		src, _ := gpu.NewBufferFrom(c, []uint32{1, 2, 3, 4, 5})
+		defer src.Delete()
+		offsets, _ := gpu.NewBufferFrom(c, []uint32{0, 2, 2, 5})
+		defer offsets.Delete()
+		dst, _ := gpu.NewBuffer[uint32](c, 3)
+		defer dst.Delete()
+		scan.SegmentedReduce(s, gpu.Array[uint32](dst), src, offsets, scan.Add, 100)
+		fmt.Println(dst.Download())
+	})
+	// Output:
+	// [103 100 112]
+}
+
+// Segments of sizes 2, 0 and 3: the exclusive scan of the sizes is where
+// each starts; the load-balancing search tells each of the 5 items its
+// segment and its rank there, and interval expand copies each segment's
+// value to its items.
+func ExampleLoadBalancingSearch() {
+	withScanner(func(c *gpu.Context, s *scan.Scanner) {
+		sizes, _ := gpu.NewBufferFrom(c, []uint32{2, 0, 3})
+		defer sizes.Delete()
+		offsets, _ := gpu.NewBuffer[uint32](c, 3)
+		defer offsets.Delete()
+		scan.ExclusiveScan(s, gpu.Array[uint32](offsets), sizes, scan.Add, 0)
+		items := int(scan.Reduce(s, gpu.Array[uint32](sizes), scan.Add))
+
+		segment, _ := gpu.NewBuffer[uint32](c, items)
+		defer segment.Delete()
+		rank, _ := gpu.NewBuffer[uint32](c, items)
+		defer rank.Delete()
+		scan.LoadBalancingSearch(s, gpu.Array[uint32](segment), gpu.Array[uint32](rank), offsets)
+		fmt.Println(segment.Download(), rank.Download())
+
+		values, _ := gpu.NewBufferFrom(c, []float32{0.5, 1.5, 2.5})
+		defer values.Delete()
+		expanded, _ := gpu.NewBuffer[float32](c, items)
+		defer expanded.Delete()
+		scan.IntervalExpand(s, gpu.Array[float32](expanded), values, offsets)
+		fmt.Println(expanded.Download())
+	})
+	// Output:
+	// [0 0 2 2 2] [0 1 0 1 2]
+	// [0.5 0.5 2.5 2.5 2.5]
+}
