@@ -183,7 +183,12 @@
 // counter once per batch; the balancing itself takes no global decision.
 //
 // Search: invocation g < S solves task g; a binary search takes at most 32
-// steps.
+// steps. It is the load-balancing search of package scan
+// (scan.LoadBalancingSearch): one GLSL implementation,
+// shaders/include/lbs.glsl, serves both (Round Robin's and Random's
+// searches too), so loop.glsl includes it; a solution kernel built from a
+// file tree of its own (gpu.Context.ProgramFS) must hold it beside
+// include/common.glsl and balancer/loop.glsl.
 //
 // On software renderers, whose loops stop silently (llvmpipe: 65535
 // iterations per invocation), the lanes are raised and the chunk and quota

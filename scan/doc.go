@@ -1,7 +1,11 @@
 // Package scan holds the data-parallel primitives that the balancer and the
 // renderer are written in: scans (prefix sums) with add, max and min,
 // segmented scans, segmented copy, reductions, compaction, and the general
-// send and gather, for arrays on the GPU of any length the driver allows.
+// send and gather, for arrays on the GPU of any length the driver allows;
+// and the primitives that GPU libraries build on them (see Primitives):
+// histograms, select and partition, transform, unique, run-length
+// encoding, reduce-by-key, segmented reduce, and the load-balancing search
+// with interval expand.
 //
 // # Layers
 //
@@ -103,6 +107,48 @@
 // element with atomicMax, a second copies it. SendDistinct skips that for
 // indices known to be distinct (one pass). Gather is the inverse:
 // dst[i] = src[index[i]], out-of-range indices leaving dst[i] as it was.
+//
+// # Primitives
+//
+// Each is a few passes of elementwise kernels around the scans above, in
+// a file of its own:
+//
+//	HistogramEven,   counts per bin: each work group counts into shared
+//	HistogramRange   memory, then adds each nonzero bin to the output with
+//	                 one atomic (more than 4096 bins: global atomics).
+//	                 NaN and samples outside the bins count nowhere
+//	SelectIf         Compact by the flags a GLSL predicate computes
+//	Partition(If)    selected first, then rejected, both in input order
+//	                 (CUB reverses the rejected part; this is stable)
+//	Transform        dst[i] = a GLSL expression of x = src[i] and i
+//	Unique,          the runs of keys equal bit for bit (-0 and +0
+//	RunLengthEncode, differ; a NaN equals the same NaN): head and tail
+//	ReduceByKey      flags, a segmented scan of the values, compactions
+//	SegmentedReduce  a segment per offsets[j]..offsets[j+1], empty ones
+//	                 giving init: heads at the offsets, a segmented scan,
+//	                 each segment's last element
+//	LoadBalancing-   each item of segments of given sizes learns its
+//	Search,          segment and rank by binary search over the sizes'
+//	IntervalExpand   exclusive scan (shaders/include/lbs.glsl, which
+//	                 package balancer's strategies search with too)
+//
+// Predicates and expressions are the user's GLSL, passed to the kernel as
+// one #define: one line, seeing x (the element, of T's GLSL type) and i
+// (its index, a uint). One that does not compile comes back as an error
+// that quotes it with the driver's log; nothing else in the source is the
+// user's.
+//
+// Stable and deterministic: every primitive keeps input order where it
+// moves elements (select, partition, unique, run-length encoding,
+// reduce-by-key), and gives the same bits on every run. Integer results
+// and Max and Min are exact; float Add in ReduceByKey and SegmentedReduce
+// rounds as the segmented scans do (see Determinism); the histogram's
+// counts are exact, whatever order its atomics land in. Transform alone
+// runs in place; the outputs of the others may not overlap their inputs.
+// The primitives that return a count (SelectIf, Partition, Unique,
+// RunLengthEncode, ReduceByKey) wait for the GPU to read it. Scratch:
+// one to four words per element (each function's doc says how many),
+// owned by the Scanner and reused like the scans' own.
 //
 // # Calls
 //

@@ -30,7 +30,8 @@ func Partition[T any](s *Scanner, dst, src gpu.Array[T], flags gpu.Array[uint32]
 // PartitionIf is Partition with the flags computed from the GLSL
 // expression pred over x and i, as SelectIf's: the elements for which it
 // holds first, the others after, both in order. A pred that does not
-// compile is returned as an error.
+// compile is returned as an error. Scratch: two words per element. It
+// waits for the GPU.
 func PartitionIf[T Elem](s *Scanner, dst, src gpu.Array[T], pred string) (int, error) {
 	const fn = "PartitionIf"
 	w, n := partitionArgs(s, fn, dst, src)

@@ -14,7 +14,8 @@ import (
 // spliced into the kernel as a #define, one line; an expression the
 // driver cannot compile is returned as an error that quotes it with the
 // driver's log. Elements past dst.Len() are dropped as by Compact. dst
-// may not overlap src. It waits for the GPU.
+// may not overlap src. Scratch: one word per element. It waits for the
+// GPU.
 func SelectIf[T Elem](s *Scanner, dst, src gpu.Array[T], pred string) (int, error) {
 	const fn = "SelectIf"
 	s.live(fn)
