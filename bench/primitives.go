@@ -490,7 +490,7 @@ func runPrimitives(args []string, w io.Writer) error {
 			if r.gpuT.Median > 0 {
 				vsCPU = float64(r.cpuT) / float64(r.gpuT.Median)
 			}
-			fmt.Fprintf(w, "%10s %10s  %-24s %10s %8.3f %7.3f  %10s %7.2f\n", label, ct, r.name,
+			fmt.Fprintf(w, "%10s %10s  %-24s %10s %8.3f %7.3f  %10s %7.3f\n", label, ct, r.name,
 				fmtDur(r.gpuT.Median), gelems(n, r.gpuT), vsCopy(cp.GPU, r.gpuT), fmtDur(r.cpuT), vsCPU)
 		}
 	}
