@@ -37,7 +37,7 @@ func ReduceByKey[K any, V Elem](s *Scanner, uniqueKeys gpu.Array[K], sums gpu.Ar
 	var count int
 	c := s.c
 	c.Do(func() {
-		heads, tails, _ := s.runs(fn, w, keys, n, false)
+		heads, tails, _ := s.runs(fn, w, keys, n, true, false)
 		if n > 0 {
 			// A segmented inclusive scan restarted at the heads holds each
 			// run's op at its tail; compacting by the tails moves it to

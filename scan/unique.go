@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"fmt"
 	"strconv"
 
 	"github.com/dpgl/dpgl/gpu"
@@ -12,7 +13,7 @@ import (
 // and +0 differ, and a NaN equals a NaN of the same bits); K is any
 // plain-data type whose size is a multiple of 4 bytes. Runs past dst.Len()
 // are dropped (the count still includes them). dst may not overlap keys.
-// Scratch: two words per key. It waits for the GPU.
+// Scratch: one word per key. It waits for the GPU.
 func Unique[K any](s *Scanner, dst, keys gpu.Array[K]) int {
 	const fn = "Unique"
 	s.live(fn)
@@ -22,7 +23,7 @@ func Unique[K any](s *Scanner, dst, keys gpu.Array[K]) int {
 	disjoint(fn, "dst", dst, "keys", keys)
 	var count int
 	s.c.Do(func() {
-		heads, _, _ := s.runs(fn, w, keys, n, false)
+		heads, _, _ := s.runs(fn, w, keys, n, false, false)
 		count = Compact(s, dst, keys, gpu.Array[uint32](heads))
 	})
 	return count
@@ -47,7 +48,7 @@ func RunLengthEncode[K any](s *Scanner, unique gpu.Array[K], lengths gpu.Array[u
 	var count int
 	c := s.c
 	c.Do(func() {
-		heads, tails, ends := s.runs(fn, w, keys, n, true)
+		heads, tails, ends := s.runs(fn, w, keys, n, true, true)
 		if n > 0 {
 			// The tails' ends (i+1), compacted, are the runs' ends; their
 			// differences the lengths.
@@ -68,20 +69,22 @@ func RunLengthEncode[K any](s *Scanner, unique gpu.Array[K], lengths gpu.Array[u
 	return count
 }
 
-// runs writes the 0/1 head and tail flags of the runs of equal keys to
-// scratch, and with ends also ends[i] = i+1, and returns them (n words
-// each). It runs on the GL thread.
-func (s *Scanner) runs(fn string, w int, keys gpu.Storage, n int, ends bool) (heads, tails, endsOut gpu.Range[uint32]) {
+// runs writes the 0/1 head flags of the runs of equal keys to scratch,
+// with withTails also the tail flags, with ends also ends[i] = i+1, and
+// returns them (n words each). It runs on the GL thread.
+func (s *Scanner) runs(fn string, w int, keys gpu.Storage, n int, withTails, ends bool) (heads, tails, endsOut gpu.Range[uint32]) {
 	c := s.c
 	heads = s.scratch(fn, scratchFlags, n)
-	tails = s.scratch(fn, scratchTails, n)
+	if withTails {
+		tails = s.scratch(fn, scratchTails, n)
+	}
 	if ends {
 		endsOut = s.scratch(fn, scratchEnds, n)
 	}
 	if n == 0 {
 		return
 	}
-	d := map[string]string{"PASS": "0", "RECORD_WORDS": strconv.Itoa(w), "ENDS": "0"}
+	d := map[string]string{"PASS": "0", "RECORD_WORDS": strconv.Itoa(w), "ENDS": "0", "TAILS": fmt.Sprint(b2u(withTails))}
 	if ends {
 		d["ENDS"] = "1"
 		c.BindStorage(3, endsOut)

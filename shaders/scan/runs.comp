@@ -3,13 +3,15 @@
 // every word is) for unique, run-length encoding and reduce-by-key.
 //   PASS 0 (one invocation per key i): heads[i] = 1 where a run starts
 //          (i = 0 or key i-1 differs), tails[i] = 1 where one ends (i = n-1
-//          or key i+1 differs); with ENDS also ends[i] = i + 1, which a
+//          or key i+1 differs; only with TAILS); with ENDS also
+//          ends[i] = i + 1, which a
 //          compaction by the tails turns into each run's end.
 //   PASS 1 (one invocation per run r < count[countAt], and r < n, the
 //          length of lengths): lengths[r] =
 //          ends[r] - ends[r-1], ends[-1] being 0.
 //
 // lint: PASS=0 RECORD_WORDS=2 ENDS=1
+// lint: PASS=0 TAILS=0
 // lint: PASS=1
 
 #ifndef WG_SIZE
@@ -23,6 +25,9 @@
 #endif
 #ifndef ENDS
 #define ENDS 0
+#endif
+#ifndef TAILS
+#define TAILS 1
 #endif
 
 layout(local_size_x = WG_SIZE) in;
@@ -54,7 +59,9 @@ void main() {
         return;
     }
     heads[i] = uint(i == 0u || !sameKey(i - 1u, i));
+#if TAILS
     tails[i] = uint(i == n - 1u || !sameKey(i, i + 1u));
+#endif
 #if ENDS
     ends[i] = i + 1u;
 #endif
