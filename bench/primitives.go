@@ -435,6 +435,7 @@ func runPrimitives(args []string, w io.Writer) error {
 	fs := flag.NewFlagSet("primitives", flag.ContinueOnError)
 	log2 := fs.String("log2", "", "element counts as powers of two, comma-separated exponents (default: 16,18,...,24, or to 28 on a GPU, capped by the device)")
 	only := fs.String("only", "", "run only the rows whose names contain this text")
+	path := fs.String("path", "auto", "how the scans inside cross tiles: auto, look-back or reduce-then-scan")
 	cf := addCommonFlags(fs, 2, 5)
 	fs.Usage = usageFor(fs, "primitives", "Times each primitive of package scan built on the scans on uint32 or float32 arrays, and compares it with the copy kernel moving n 4-byte elements and with a plain Go loop computing the same answer, all in the same run; each GPU answer is checked against the loop's.")
 	if err := fs.Parse(args); err != nil {
@@ -461,13 +462,23 @@ func runPrimitives(args []string, w io.Writer) error {
 			return fmt.Errorf("bench: primitives: -only %q matches no row", *only)
 		}
 	}
-	s, err := scan.New(c)
+	var opt scan.Options
+	switch *path {
+	case "auto":
+	case "look-back":
+		opt.Path = scan.PathLookBack
+	case "reduce-then-scan":
+		opt.Path = scan.PathReduceThenScan
+	default:
+		return fmt.Errorf("bench: primitives: -path %q: want auto, look-back or reduce-then-scan", *path)
+	}
+	s, err := scan.NewWithOptions(c, opt)
 	if err != nil {
 		return err
 	}
 	defer s.Delete()
-	fmt.Fprintf(w, "primitives on %s\n  (%s; GPU time, median of %d after %d warm-up; vs copy = the copy kernel's time for n 4-byte elements / this time; vs CPU = a plain Go loop's time, same run, / this time)\n\n",
-		c.Caps().Renderer, c.Caps().Version, cf.reps, cf.warmup)
+	fmt.Fprintf(w, "primitives on %s, scans %s\n  (%s; GPU time, median of %d after %d warm-up; vs copy = the copy kernel's time for n 4-byte elements / this time; vs CPU = a plain Go loop's time, same run, / this time)\n\n",
+		c.Caps().Renderer, *path, c.Caps().Version, cf.reps, cf.warmup)
 	fmt.Fprintf(w, "%10s %10s  %-24s %10s %8s %7s  %10s %7s\n", "elements", "copy", "primitive", "time", "Gelem/s", "vs copy", "CPU loop", "vs CPU")
 	pr := newProgress("primitives", len(sizes))
 	for _, n := range sizes {
