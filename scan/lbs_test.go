@@ -94,6 +94,9 @@ func TestLoadBalancingSearch(t *testing.T) {
 			const no = 0xFFFFFFFF
 			checkBits(t, "items before offsets[0]: segment", gs.Check(t, "segment"), []uint32{no, no, no, 0, 0, 1, 1})
 			checkBits(t, "items before offsets[0]: rank", gr.Check(t, "rank"), []uint32{no, no, no, 0, 1, 0, 1})
+			gs.View.Write(0, []uint32{9, 9, 9, 9, 9, 9, 9})
+			scan.IntervalExpand(s, gs.View, gpu.Array[uint32](upload(t, c, []uint32{4, 5})), ob)
+			checkBits(t, "IntervalExpand, items before offsets[0]", gs.Check(t, "IntervalExpand"), []uint32{9, 9, 9, 4, 4, 5, 5})
 		})
 	}
 }
