@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"math"
 	"time"
+	"unsafe"
 
 	"github.com/dpgl/dpgl/balancer"
 	"github.com/dpgl/dpgl/gpu"
@@ -53,6 +55,9 @@ func (o *Options) check() error {
 	if o.Width < 1 || o.Height < 1 || o.Width > raster.MaxImageSize || o.Height > raster.MaxImageSize {
 		return fmt.Errorf("rasterizer: image size %dx%d: want 1..%d on each side", o.Width, o.Height, raster.MaxImageSize)
 	}
+	if o.Material.Shading != Smooth && o.Material.Shading != Flat {
+		return fmt.Errorf("rasterizer: Material.Shading %d: want Smooth (0) or Flat (1)", int(o.Material.Shading))
+	}
 	o.ScanConversion.Name = ScanConversionLoop
 	o.ZBuffer.Name = ZBufferLoop
 	return nil
@@ -65,6 +70,11 @@ type FrameStats struct {
 	// triangles), which become the z-buffer loop's processors; Pixels the
 	// z-buffer loop's tasks.
 	Spans, Pixels int64
+	// Batches is the number of batches the triangles went through the
+	// loops in: 1 unless the mesh, its set-up triangles or its spans
+	// exceed a storage block (0 for an empty mesh). With more than one,
+	// the loops' statistics below add the batches' runs.
+	Batches int
 	// The loops' balancer statistics. With the 32-bit visibility scheme the
 	// z-buffer's tasks run twice: ZBuffer is the paper's loop (the depth
 	// test under the configured policy), ZBufferIDs the pass that then
@@ -94,6 +104,7 @@ type Renderer struct {
 	opts     Options
 	atomic64 bool // the one-pass visibility path is available (driver, or tests' emulation)
 	vis64    bool
+	emulate  bool // vis64 through zbuffer.comp's stand-in for 64-bit atomicMin
 
 	setup   *setupStage
 	resolve *resolveStage
@@ -111,7 +122,16 @@ type Renderer struct {
 	depth    *gpu.Buffer[uint32] // 32-bit scheme: depth; 64-bit: the packed buffer's two words a pixel
 	prims    *gpu.Buffer[uint32]
 	rgba     *gpu.Buffer[uint32]
-	stamps   [5]*gpu.Stamp
+	// winner is the emulated 64-bit path's per-pixel winning set-up
+	// triangle (zbuffer.comp VIS64_EMULATE); nil on the other paths.
+	winner *gpu.Buffer[uint32]
+	stamps [4]*gpu.Stamp
+
+	// maxSetup and maxSpans bound a batch's set-up triangles (64 bytes
+	// each) and spans (16 bytes): what one storage block holds.
+	maxSetup, maxSpans int
+	// batchTriangles, when positive, caps a batch's triangles (tests).
+	batchTriangles int
 }
 
 // New makes a renderer on the scanner's context.
@@ -123,6 +143,9 @@ func New(s *scan.Scanner, o Options) (r *Renderer, err error) {
 	r = &Renderer{c: c, sc: s, opts: o, prepare: map[string]*gpu.Program{}}
 	r.atomic64 = hasAtomic64(c)
 	r.vis64 = r.atomic64 && !o.Visibility32
+	r.emulate = r.vis64 && !c.Caps().Atomic64
+	r.maxSetup = int(min(c.Caps().MaxSSBOSize/int64(unsafe.Sizeof(gpuTri{})), math.MaxInt32))
+	r.maxSpans = int(min(c.Caps().MaxSSBOSize/16, math.MaxInt32))
 	defer func() {
 		if err != nil {
 			r.Delete()
@@ -141,7 +164,7 @@ func New(s *scan.Scanner, o Options) (r *Renderer, err error) {
 	vis := map[string]string{"VIS64": "0", "PASS": "1"}
 	if r.vis64 {
 		vis["VIS64"] = "1"
-		if !c.Caps().Atomic64 {
+		if r.emulate {
 			vis["VIS64_EMULATE"] = "1"
 		}
 	}
@@ -153,8 +176,8 @@ func New(s *scan.Scanner, o Options) (r *Renderer, err error) {
 			return nil, err
 		}
 	}
-	for _, step := range []string{"0", "1", "2", "3"} {
-		if step == "3" && !r.vis64 {
+	for _, step := range []string{"0", "1", "2", "3", "4"} {
+		if step == "3" && !r.vis64 || step == "4" && !r.emulate {
 			continue
 		}
 		defs := map[string]string{"STEP": step, "VIS64": "0"}
@@ -195,6 +218,8 @@ func (r *Renderer) image() error {
 	r.depth.Delete()
 	r.prims.Delete()
 	r.rgba.Delete()
+	r.winner.Delete()
+	r.depth, r.prims, r.rgba, r.winner = nil, nil, nil, nil
 	var err error
 	words := n
 	if r.vis64 {
@@ -208,6 +233,11 @@ func (r *Renderer) image() error {
 	}
 	if r.rgba, err = gpu.NewBuffer[uint32](r.c, n); err != nil {
 		return fmt.Errorf("rasterizer: image for %dx%d: %w", r.opts.Width, r.opts.Height, err)
+	}
+	if r.emulate {
+		if r.winner, err = gpu.NewBuffer[uint32](r.c, n); err != nil {
+			return fmt.Errorf("rasterizer: emulated visibility for %dx%d: %w", r.opts.Width, r.opts.Height, err)
+		}
 	}
 	return nil
 }
@@ -259,6 +289,7 @@ func (r *Renderer) Delete() {
 	r.depth.Delete()
 	r.prims.Delete()
 	r.rgba.Delete()
+	r.winner.Delete()
 	for _, s := range r.stamps {
 		s.Delete()
 	}
@@ -289,10 +320,20 @@ func (r *Renderer) run1D(step string, n int) {
 	r.c.Barrier(gpu.BarrierStorage)
 }
 
-// Render draws the first m.N triangles of m as the camera sees them. The
-// image and primitive ids stay on the GPU until Image or Prims reads them.
-// Triangles that are outside the view, of zero area or not finite are
-// counted in FrameStats.Setup and not drawn.
+// Render draws the triangles of m (every block of the chain; nil draws
+// none) as the camera sees them. The image and primitive ids stay on the
+// GPU until Image or Prims reads them. Triangles that are outside the view,
+// of zero area or not finite are counted in FrameStats.Setup and not
+// drawn; a camera matrix that is not finite, or a mesh whose triangles are
+// all non-finite, is an error rather than a blank frame.
+//
+// Triangles go through the stages in batches whose set-up triangles and
+// spans each fit one storage block: usually one batch, the whole mesh; more
+// for a mesh larger than one block or one whose spans overflow. Every batch
+// draws into the same visibility buffer with global primitive ids, and the
+// visibility rules keep the nearest surface with ties to the lowest id
+// whatever the order of the tests, so the image is the one an unbatched
+// render would draw, bit for bit.
 func (r *Renderer) Render(m *mesh.GPU, cam view.Camera) (FrameStats, error) {
 	var st FrameStats
 	if m == nil {
@@ -301,56 +342,152 @@ func (r *Renderer) Render(m *mesh.GPU, cam view.Camera) (FrameStats, error) {
 	start := time.Now()
 	w, h := r.opts.Width, r.opts.Height
 	mvp := cam.MVP()
-	n := 0
-	var pos gpu.Array[mesh.Vec4]
-	if m != nil {
-		n = m.N
-		pos = m.Positions.Slice(0, 3*n)
+	for i, v := range mvp {
+		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+			return st, fmt.Errorf("rasterizer: the camera's matrix (projection × view) has %v at [%d][%d]: bring the scene's coordinates into float32's range before fitting the camera", v, i/4, i%4)
+		}
+	}
+	blocks := m.Blocks()
+	total := int64(m.Len())
+	if total >= int64(raster.NoPrimitive) {
+		return st, fmt.Errorf("rasterizer: %d triangles: primitive ids are 32-bit, with %#x meaning none", total, raster.NoPrimitive)
 	}
 	if r.vis64 {
 		st.Visibility = "64-bit atomicMin"
 	} else {
 		st.Visibility = "32-bit: depths, then ids by search"
 	}
-	r.c.Do(func() { r.stamps[0].Record() })
+	f := frame{r: r, st: &st, batch: r.batchTriangles, mvp: mvp}
+	base := 0
+	for _, b := range blocks {
+		for first := 0; first < b.N; {
+			n, err := f.draw(b, first, base)
+			if err != nil {
+				return st, err
+			}
+			first += n
+		}
+		base += b.N
+	}
+	if st.Setup.Input > 0 && st.Setup.NonFinite == st.Setup.Input {
+		return st, fmt.Errorf("rasterizer: nothing drawn: all %d triangles have NaN or infinite coordinates after the camera transform", st.Setup.Input)
+	}
 
-	// Transform, clip and set up: count, scan the counts, emit.
-	total := 0
-	if n > 0 {
-		if err := r.setup.countPass(pos, &mvp, w, h); err != nil {
-			return st, err
+	// Without a batch that reached the z-buffer (an empty or invisible
+	// mesh), the visibility buffer is cleared here; then the 64-bit path's
+	// ids are extracted and every pixel shaded.
+	r.c.Do(func() { r.stamps[0].Record() })
+	if !f.cleared {
+		f.clear()
+	}
+	if r.vis64 {
+		r.c.Do(func() {
+			r.c.BindStorage(0, r.depth)
+			r.c.BindStorage(1, r.prims)
+			r.run1D("3", w*h)
+		})
+	}
+	r.c.Do(func() { r.stamps[1].Record() })
+	r.c.Do(func() {
+		r.resolve.run(blocks, r.prims, r.rgba, cam, r.opts.Material, w, h)
+		r.stamps[2].Record()
+	})
+	t0, t1, t2 := r.stamps[0].Nanos(), r.stamps[1].Nanos(), r.stamps[2].Nanos()
+	st.ZBufferTime += time.Duration(t1 - t0)
+	st.ResolveTime = time.Duration(t2 - t1)
+	st.Total = st.SetupTime + st.ScanTime + st.ZBufferTime + st.ResolveTime
+	st.Wall = time.Since(start)
+	return st, nil
+}
+
+// frame is the state of one Render across its batches.
+type frame struct {
+	r       *Renderer
+	st      *FrameStats
+	cleared bool // the visibility buffer is cleared for this frame
+	batch   int  // triangles to try in the next batch
+	mvp     [16]float32
+}
+
+// clear resets the visibility buffer (on the calling goroutine, outside Do).
+func (f *frame) clear() {
+	r := f.r
+	r.c.Do(func() {
+		r.c.BindStorage(0, r.depth)
+		r.c.BindStorage(1, r.prims)
+		r.run1D("2", r.opts.Width*r.opts.Height)
+	})
+	if r.winner != nil {
+		r.winner.Fill(raster.NoPrimitive)
+	}
+	f.cleared = true
+}
+
+// draw runs one batch, triangles [first, first+n) of block b whose first
+// triangle has primitive id base, through setup, the scan-conversion loop
+// and the z-buffer loop, for the largest n (up to f.batch) whose set-up
+// triangles and spans fit their storage blocks, and returns n.
+func (f *frame) draw(b *mesh.GPU, first, base int) (int, error) {
+	r, st := f.r, f.st
+	w, h := r.opts.Width, r.opts.Height
+	mvp := f.mvp
+	n := b.N - first
+	if f.batch > 0 {
+		n = min(n, f.batch)
+	}
+	sb := &setupBatch{pos: b.Positions.Slice(0, 3*b.N), first: first, primBase: uint32(base + first), mvp: &mvp, width: w, height: h}
+	var total, spans int
+	var setupStats raster.SetupStats
+	for {
+		r.c.Do(func() { r.stamps[0].Record() })
+		sb.n = n
+		// Transform, clip and set up: count, scan the counts, emit.
+		if err := r.setup.countPass(sb); err != nil {
+			return 0, err
 		}
 		counts := r.setup.counts.Slice(0, n)
 		total = int(scan.Reduce(r.sc, counts, scan.Add))
+		if total > r.maxSetup {
+			n = f.shrink(n, total, r.maxSetup)
+			continue
+		}
 		scan.ExclusiveScan(r.sc, counts, counts, scan.Add, 0)
 		if err := grow(r.c, &r.tris, total, "set-up triangles"); err != nil {
-			return st, err
+			return 0, err
 		}
 		if err := grow(r.c, &r.rows, total, "triangle rows"); err != nil {
-			return st, err
+			return 0, err
 		}
-		r.setup.emitPass(pos, &mvp, w, h, r.tris, r.rows)
-		st.Setup = r.setup.readStats(n, total)
+		r.setup.emitPass(sb, r.tris, r.rows)
+		setupStats = r.setup.readStats(n, total)
+		spans = 0
+		if total > 0 {
+			spans = int(scan.Reduce(r.sc, r.rows.Slice(0, total), scan.Add))
+		}
+		if spans > r.maxSpans {
+			n = f.shrink(n, spans, r.maxSpans)
+			continue
+		}
+		break
 	}
+	st.Setup = addSetupStats(st.Setup, setupStats)
+	st.Spans += int64(spans)
+	st.Batches++
 	r.c.Do(func() { r.stamps[1].Record() })
 
 	// The scan-conversion loop: one processor a set-up triangle, one task a
 	// row; each triangle's spans go to its own place.
 	if total > 0 {
 		rows := r.rows.Slice(0, total)
-		st.Spans = int64(scan.Reduce(r.sc, rows, scan.Add))
-		if st.Spans > int64(r.c.Caps().MaxSSBOSize/16) {
-			return st, fmt.Errorf("rasterizer: %d spans exceed the driver's storage-block limit", st.Spans)
-		}
 		if err := grow(r.c, &r.spanBase, total, "span offsets"); err != nil {
-			return st, err
+			return 0, err
 		}
 		scan.ExclusiveScan(r.sc, r.spanBase.Slice(0, total), rows, scan.Add, 0)
-		if err := grow(r.c, &r.spans, int(st.Spans), "spans"); err != nil {
-			return st, err
+		if err := grow(r.c, &r.spans, spans, "spans"); err != nil {
+			return 0, err
 		}
 		if err := r.scanLoop.Resize(total); err != nil {
-			return st, err
+			return 0, err
 		}
 		r.c.Do(func() {
 			r.c.BindStorage(0, rows)
@@ -360,79 +497,139 @@ func (r *Renderer) Render(m *mesh.GPU, cam view.Camera) (FrameStats, error) {
 			r.c.BindStorage(4, r.scanLoop.Problem())
 			r.run1D("0", total)
 		})
-		var err error
-		st.ScanConversion, err = r.scanLoop.Run(balancer.SolutionFunc(func(it *balancer.Iteration) {
+		sc, err := r.scanLoop.Run(balancer.SolutionFunc(func(it *balancer.Iteration) {
 			r.c.BindStorage(3, r.tris)
 			r.c.BindStorage(4, r.spans)
 			r.scanSol.SetInt("width", int32(w))
 			it.Dispatch(r.scanSol)
 		}))
 		if err != nil {
-			return st, err
+			return 0, err
 		}
+		addLoopStats(&st.ScanConversion, sc)
 	}
 	r.c.Do(func() { r.stamps[2].Record() })
 
 	// The z-buffer loop: one processor a span, one task a pixel.
-	spans := int(st.Spans)
-	r.c.Do(func() {
-		r.c.BindStorage(0, r.depth)
-		r.c.BindStorage(1, r.prims)
-		r.run1D("2", w*h)
-	})
 	if spans > 0 {
-		if err := r.loadSpans(spans); err != nil {
-			return st, err
+		if !f.cleared {
+			f.clear()
 		}
-		st.Pixels = int64(scan.Reduce(r.sc, r.zLoop.Workload(), scan.Add))
-		var err error
-		st.ZBuffer, err = r.zLoop.Run(r.zSolution(r.zSol[0]))
+		if err := r.loadSpans(spans); err != nil {
+			return 0, err
+		}
+		st.Pixels += int64(scan.Reduce(r.sc, r.zLoop.Workload(), scan.Add))
+		zs, err := r.zLoop.Run(r.zSolution(r.zSol[0]))
 		if err != nil {
-			return st, err
+			return 0, err
+		}
+		addLoopStats(&st.ZBuffer, zs)
+		if r.winner != nil {
+			r.c.Do(func() {
+				r.c.BindStorage(0, r.depth)
+				r.c.BindStorage(1, r.winner)
+				r.c.BindStorage(2, r.tris)
+				r.prepare["4"].SetInt("width", int32(w))
+				r.run1D("4", w*h)
+			})
 		}
 		if !r.vis64 {
 			// The primitive-id pass is not the paper's loop but the price of
 			// lacking 64-bit atomics: it runs once over every (span, pixel)
 			// task with the load-balancing search, one invocation a task.
 			if err := r.loadSpans(spans); err != nil {
-				return st, err
+				return 0, err
 			}
 			cfg := r.opts.ZBuffer
 			cfg.Policy, cfg.Strategy, cfg.Lanes = balancer.Never, balancer.Search, 0
 			if err := r.zLoop.SetConfig(cfg); err != nil {
-				return st, err
+				return 0, err
 			}
-			st.ZBufferIDs, err = r.zLoop.Run(r.zSolution(r.zSol[1]))
+			ids, err := r.zLoop.Run(r.zSolution(r.zSol[1]))
 			if serr := r.zLoop.SetConfig(r.opts.ZBuffer); err == nil {
 				err = serr
 			}
 			if err != nil {
-				return st, err
+				return 0, err
 			}
+			addLoopStats(&st.ZBufferIDs, ids)
 		}
 	}
-	if r.vis64 {
-		r.c.Do(func() {
-			r.c.BindStorage(0, r.depth)
-			r.c.BindStorage(1, r.prims)
-			r.run1D("3", w*h)
-		})
-	}
 	r.c.Do(func() { r.stamps[3].Record() })
-
-	// Shading.
-	r.c.Do(func() {
-		r.resolve.run(m, r.prims, r.rgba, cam, r.opts.Material, w, h)
-		r.stamps[4].Record()
-	})
-	var t [5]uint64
-	for i, s := range r.stamps {
-		t[i] = s.Nanos()
+	var t [4]uint64
+	for i := range t {
+		t[i] = r.stamps[i].Nanos()
 	}
-	d := func(a, b int) time.Duration { return time.Duration(t[b] - t[a]) }
-	st.SetupTime, st.ScanTime, st.ZBufferTime, st.ResolveTime, st.Total = d(0, 1), d(1, 2), d(2, 3), d(3, 4), d(0, 4)
-	st.Wall = time.Since(start)
-	return st, nil
+	st.SetupTime += time.Duration(t[1] - t[0])
+	st.ScanTime += time.Duration(t[2] - t[1])
+	st.ZBufferTime += time.Duration(t[3] - t[2])
+	return n, nil
+}
+
+// shrink returns the batch size to try, and to start the next batches
+// with, after n triangles made got of something that holds at most limit:
+// in proportion, with a tenth to spare, and at least halved so that the
+// search ends.
+func (f *frame) shrink(n, got, limit int) int {
+	if n <= 1 {
+		// One triangle makes at most 7 set-up triangles of at most
+		// MaxImageSize rows each: far below any storage block.
+		panic(fmt.Sprintf("rasterizer: one triangle made %d of a limit of %d", got, limit))
+	}
+	f.batch = max(1, min(n/2, int(float64(n)*float64(limit)/float64(got)*0.9)))
+	return f.batch
+}
+
+// addSetupStats sums two batches' setup statistics.
+func addSetupStats(a, b raster.SetupStats) raster.SetupStats {
+	return raster.SetupStats{
+		Input: a.Input + b.Input, Outside: a.Outside + b.Outside, Clipped: a.Clipped + b.Clipped,
+		NonFinite: a.NonFinite + b.NonFinite, ZeroArea: a.ZeroArea + b.ZeroArea, Output: a.Output + b.Output,
+	}
+}
+
+// addLoopStats folds one batch's run of a loop into the frame's: the
+// first batch's stats as they are (so an unbatched frame reports exactly
+// its loop's run), later ones' counts, times and tasks added, their
+// maxima kept.
+func addLoopStats(dst *balancer.Stats, src balancer.Stats) {
+	if dst.Name == "" {
+		*dst = src
+		return
+	}
+	dst.Processors += src.Processors
+	dst.Start.Processors += src.Start.Processors
+	dst.Start.NumIdle += src.Start.NumIdle
+	dst.Start.SumWorkload += src.Start.SumWorkload
+	dst.Start.MaxWorkload = max(dst.Start.MaxWorkload, src.Start.MaxWorkload)
+	dst.Iterations += src.Iterations
+	dst.Balances += src.Balances
+	dst.Gathers += src.Gathers
+	dst.Counts += src.Counts
+	dst.Savings += src.Savings
+	for _, p := range [][2]*balancer.PhaseTimes{{&dst.Count, &src.Count}, {&dst.Gather, &src.Gather}, {&dst.Redistribute, &src.Redistribute}, {&dst.Solve, &src.Solve}, {&dst.Schedule, &src.Schedule}} {
+		addPhaseTimes(p[0], *p[1])
+	}
+	dst.Tasks += src.Tasks
+	dst.CriticalPath += src.CriticalPath
+	if src.MaxCost > dst.MaxCost {
+		dst.MaxCost, dst.MaxCostAt = src.MaxCost, src.MaxCostAt
+	}
+	dst.Time += src.Time
+	dst.Wall += src.Wall
+}
+
+func addPhaseTimes(dst *balancer.PhaseTimes, src balancer.PhaseTimes) {
+	if src.N == 0 {
+		return
+	}
+	if dst.N == 0 || src.Min < dst.Min {
+		dst.Min = src.Min
+	}
+	dst.Max = max(dst.Max, src.Max)
+	dst.Total += src.Total
+	dst.N += src.N
+	dst.All = append(dst.All, src.All...)
 }
 
 // zSolution binds the z-buffer kernel prog's buffers and dispatches it.
@@ -442,6 +639,9 @@ func (r *Renderer) zSolution(prog *gpu.Program) balancer.Solution {
 		r.c.BindStorage(4, r.tris)
 		r.c.BindStorage(5, r.depth)
 		r.c.BindStorage(6, r.prims)
+		if r.winner != nil {
+			r.c.BindStorage(7, r.winner)
+		}
 		prog.SetInt("width", int32(r.opts.Width))
 		it.Dispatch(prog)
 	})

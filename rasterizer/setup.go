@@ -65,29 +65,41 @@ func (s *setupStage) delete() {
 	s.stats.Delete()
 }
 
+// setupBatch is the input of both passes: triangles [first, first+n) of
+// the positions pos (3 vertices each), whose primitive ids are primBase,
+// primBase+1, ...; the counts and outputs are indexed from 0 in the batch.
+type setupBatch struct {
+	pos           gpu.Array[mesh.Vec4]
+	first, n      int
+	primBase      uint32
+	mvp           *[16]float32
+	width, height int
+}
+
 // uniforms sets what both passes read.
-func (s *setupStage) uniforms(p *gpu.Program, mvp *[16]float32, n, w, h int) {
-	gx, gy := raster.Guard(w, h)
-	p.SetMat4("mvp", *mvp)
-	p.SetUint("numTris", uint32(n))
-	p.SetIvec2("size", int32(w), int32(h))
+func (s *setupStage) uniforms(p *gpu.Program, b *setupBatch) {
+	gx, gy := raster.Guard(b.width, b.height)
+	p.SetMat4("mvp", *b.mvp)
+	p.SetUint("numTris", uint32(b.n))
+	p.SetUint("first", uint32(b.first))
+	p.SetUint("primBase", b.primBase)
+	p.SetIvec2("size", int32(b.width), int32(b.height))
 	p.SetVec2("guard", gx, gy)
 }
 
-// countPass runs the counting pass over the n triangles of pos and leaves
-// the per-triangle output counts in s.counts.
-func (s *setupStage) countPass(pos gpu.Array[mesh.Vec4], mvp *[16]float32, w, h int) error {
-	n := pos.Len() / 3
-	if err := grow(s.c, &s.counts, n, "setup counts"); err != nil {
+// countPass runs the counting pass over the batch and leaves the
+// per-triangle output counts in s.counts.
+func (s *setupStage) countPass(b *setupBatch) error {
+	if err := grow(s.c, &s.counts, b.n, "setup counts"); err != nil {
 		return err
 	}
 	s.stats.Fill(0)
 	s.c.Do(func() {
-		s.c.BindStorage(0, pos)
+		s.c.BindStorage(0, b.pos)
 		s.c.BindStorage(1, s.counts)
 		s.c.BindStorage(4, s.stats)
-		s.uniforms(s.count, mvp, n, w, h)
-		s.count.Dispatch1D((n + s.count.GroupSize() - 1) / s.count.GroupSize())
+		s.uniforms(s.count, b)
+		s.count.Dispatch1D((b.n + s.count.GroupSize() - 1) / s.count.GroupSize())
 		s.c.Barrier(gpu.BarrierStorage)
 	})
 	return nil
@@ -95,16 +107,15 @@ func (s *setupStage) countPass(pos gpu.Array[mesh.Vec4], mvp *[16]float32, w, h 
 
 // emitPass writes the set-up triangles to tris and their workloads to rows,
 // given s.counts replaced by its exclusive scan.
-func (s *setupStage) emitPass(pos gpu.Array[mesh.Vec4], mvp *[16]float32, w, h int, tris gpu.Array[gpuTri], rows gpu.Array[uint32]) {
-	n := pos.Len() / 3
+func (s *setupStage) emitPass(b *setupBatch, tris gpu.Array[gpuTri], rows gpu.Array[uint32]) {
 	s.c.Do(func() {
-		s.c.BindStorage(0, pos)
+		s.c.BindStorage(0, b.pos)
 		s.c.BindStorage(1, s.counts)
 		s.c.BindStorage(2, tris)
 		s.c.BindStorage(3, rows)
 		s.c.BindStorage(4, s.stats)
-		s.uniforms(s.emit, mvp, n, w, h)
-		s.emit.Dispatch1D((n + s.emit.GroupSize() - 1) / s.emit.GroupSize())
+		s.uniforms(s.emit, b)
+		s.emit.Dispatch1D((b.n + s.emit.GroupSize() - 1) / s.emit.GroupSize())
 		s.c.Barrier(gpu.BarrierStorage)
 	})
 }

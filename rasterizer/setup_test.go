@@ -58,10 +58,11 @@ func gpuSetup(t *testing.T, c *gpu.Context, soup [][3]float32, mvp *[16]float32,
 	defer s.delete()
 	pos, _ := gpu.NewBufferFrom(c, toVec4(soup))
 	defer pos.Delete()
-	if err := s.countPass(pos, mvp, w, h); err != nil {
+	n := len(soup) / 3
+	b := &setupBatch{pos: pos, n: n, mvp: mvp, width: w, height: h}
+	if err := s.countPass(b); err != nil {
 		t.Fatal(err)
 	}
-	n := len(soup) / 3
 	counts := make([]uint32, n)
 	s.counts.Read(0, counts)
 	total := uint32(0)
@@ -74,7 +75,7 @@ func gpuSetup(t *testing.T, c *gpu.Context, soup [][3]float32, mvp *[16]float32,
 	rb, _ := gpu.NewBuffer[uint32](c, max(int(total), 1))
 	defer tb.Delete()
 	defer rb.Delete()
-	s.emitPass(pos, mvp, w, h, tb, rb)
+	s.emitPass(b, tb, rb)
 	g := tb.Download()[:total]
 	out := make([]raster.Triangle, total)
 	for i := range g {

@@ -1,6 +1,7 @@
 package rasterizer
 
 import (
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -12,6 +13,30 @@ import (
 	"github.com/dpgl/dpgl/rasterizer/view"
 )
 
+// Shading says which normal lights a pixel.
+type Shading int
+
+const (
+	// Smooth interpolates the vertex normals across each triangle
+	// (perspective-correct): curved surfaces look curved.
+	Smooth Shading = iota
+	// Flat lights each triangle with its own face normal,
+	// (p1−p0)×(p2−p0): the facets show, and a cube's faces each take one
+	// shade instead of the blob that normals averaged over its corners
+	// make. The vertex normals are not read.
+	Flat
+)
+
+func (s Shading) String() string {
+	switch s {
+	case Smooth:
+		return "smooth"
+	case Flat:
+		return "flat"
+	}
+	return fmt.Sprintf("Shading(%d)", int(s))
+}
+
 // Material is the surface's look under the head light.
 type Material struct {
 	Base       color.RGBA // diffuse colour
@@ -20,6 +45,7 @@ type Material struct {
 	Diffuse    float32
 	Specular   float32
 	Shininess  float32
+	Shading    Shading // Smooth (the zero value) or Flat
 }
 
 // DefaultMaterial is a light bone colour on a dark blue-grey background.
@@ -49,18 +75,45 @@ func newResolveStage(c *gpu.Context) (*resolveStage, error) {
 func unorm(c uint8) float32 { return float32(c) / 255 }
 
 // run shades every pixel of prims (one primitive id a pixel, bottom row
-// first) into rgba (RGBA8 packed, R in the low byte); m may be nil when
-// nothing was drawn. Must run on the GL thread.
-func (s *resolveStage) run(m *mesh.GPU, prims, rgba gpu.Array[uint32], cam view.Camera, mat Material, w, h int) {
+// first) into rgba (RGBA8 packed, R in the low byte), one pass per block of
+// the mesh (each shades the pixels its triangles won, and every pass
+// paints the background; one pass without a block when there is none).
+// Must run on the GL thread.
+func (s *resolveStage) run(blocks []*mesh.GPU, prims, rgba gpu.Array[uint32], cam view.Camera, mat Material, w, h int) {
+	if len(blocks) == 0 {
+		blocks = []*mesh.GPU{nil}
+	}
+	base := 0
+	for _, b := range blocks {
+		s.pass(b, base, prims, rgba, cam, mat, w, h)
+		if b != nil {
+			base += b.N
+		}
+	}
+	s.c.Barrier(gpu.BarrierStorage)
+}
+
+// pass shades the pixels whose primitive lies in block b, whose first
+// triangle has id base.
+func (s *resolveStage) pass(b *mesh.GPU, base int, prims, rgba gpu.Array[uint32], cam view.Camera, mat Material, w, h int) {
 	p := s.prog
 	nm := cam.View.Mat3().Inv().Transpose().Mat4()
-	if m != nil {
-		s.c.BindStorage(0, m.Positions)
-		s.c.BindStorage(1, m.Normals)
+	n := 0
+	if b != nil {
+		s.c.BindStorage(0, b.Positions)
+		s.c.BindStorage(1, b.Normals)
+		n = b.N
 	} else {
 		s.c.BindStorage(0, nil)
 		s.c.BindStorage(1, nil)
 	}
+	p.SetUint("primBase", uint32(base))
+	p.SetUint("primCount", uint32(n))
+	flat := int32(0)
+	if mat.Shading == Flat {
+		flat = 1
+	}
+	p.SetInt("flatShading", flat)
 	s.c.BindStorage(2, prims)
 	s.c.BindStorage(3, rgba)
 	p.SetMat4("mvp", cam.MVP())
@@ -71,7 +124,6 @@ func (s *resolveStage) run(m *mesh.GPU, prims, rgba gpu.Array[uint32], cam view.
 	p.SetVec4("background", unorm(mat.Background.R), unorm(mat.Background.G), unorm(mat.Background.B), unorm(mat.Background.A))
 	p.SetVec4("material", mat.Ambient, mat.Diffuse, mat.Specular, float32(math.Max(float64(mat.Shininess), 1)))
 	p.Dispatch((w+7)/8, (h+p.LocalSize[1]-1)/p.LocalSize[1], 1)
-	s.c.Barrier(gpu.BarrierStorage)
 }
 
 // ToImage converts packed RGBA8 pixels, bottom row first, to an image with

@@ -2,6 +2,7 @@ package mesh
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/dpgl/dpgl/gpu"
 )
@@ -24,27 +25,61 @@ type Vec4 [4]float32
 // std430 pads vec3 arrays to 16 bytes anyway and vec4 loads are single
 // instructions.
 //
+// A mesh larger than one storage block (48 bytes a triangle: 2.8 million
+// triangles in llvmpipe's 128 MiB) is a chain of blocks: Next holds the
+// triangles after the first N, triangle i of Next being triangle N+i of
+// the mesh, its primitive id in the renderer. Upload splits a mesh so;
+// Len, Blocks, DownloadSoup and Delete walk the chain. The renderer draws
+// every block; code that reads Positions directly sees the first block.
+//
 // Bounds tells where the triangles are without a download, when whoever
 // filled the buffers said so (SetBounds): Upload does, with the mesh's
-// exact box, and isosurface extraction with the volume's.
+// exact box, and isosurface extraction with the volume's. A chain's box is
+// the first block's, and holds every block's triangles.
 type GPU struct {
 	Positions *gpu.Buffer[Vec4]
 	Normals   *gpu.Buffer[Vec4]
-	N         int // triangles
+	N         int  // triangles in this block
+	Next      *GPU // the next block, nil for the last (or only) one
 
-	lo, hi [3]float32 // a box holding every position of the N triangles, if boxed
+	lo, hi [3]float32 // a box holding every position of the mesh's triangles, if boxed
 	boxed  bool
 }
 
-// Bounds returns a box that holds every position of the N triangles: the
-// box SetBounds was given. ok is false when none was given or N is 0.
-func (g *GPU) Bounds() (lo, hi [3]float32, ok bool) {
-	return g.lo, g.hi, g.boxed && g.N > 0
+// MaxBlockTriangles is the most triangles one block can hold on c: what
+// fits the driver's storage-block limit at 48 bytes a triangle.
+func MaxBlockTriangles(c *gpu.Context) int {
+	return int(min(c.Caps().MaxSSBOSize/(3*16), math.MaxInt32/3))
 }
 
-// SetBounds records a box that holds every position of the N triangles,
-// for Bounds; whoever writes the buffers sets it again (or calls
-// ClearBounds).
+// Len is the number of triangles in all blocks.
+func (g *GPU) Len() int {
+	n := 0
+	for b := g; b != nil; b = b.Next {
+		n += b.N
+	}
+	return n
+}
+
+// Blocks lists the chain's blocks in order (none for a nil mesh).
+func (g *GPU) Blocks() []*GPU {
+	var bs []*GPU
+	for b := g; b != nil; b = b.Next {
+		bs = append(bs, b)
+	}
+	return bs
+}
+
+// Bounds returns a box that holds every position of the mesh's triangles
+// (every block's): the box SetBounds was given. ok is false when none was
+// given or there are no triangles.
+func (g *GPU) Bounds() (lo, hi [3]float32, ok bool) {
+	return g.lo, g.hi, g.boxed && g.Len() > 0
+}
+
+// SetBounds records a box that holds every position of the mesh's
+// triangles, for Bounds; whoever writes the buffers sets it again (or
+// calls ClearBounds).
 func (g *GPU) SetBounds(lo, hi [3]float32) {
 	for a := 0; a < 3; a++ {
 		if !(lo[a] <= hi[a]) {
@@ -59,7 +94,7 @@ func (g *GPU) ClearBounds() { g.boxed = false }
 
 // NewGPU allocates buffers for up to capacity triangles, with N = 0. It
 // returns an error when they exceed the driver's storage-block limit
-// (2.8 million triangles on llvmpipe).
+// (MaxBlockTriangles; Upload splits larger meshes into blocks).
 func NewGPU(c *gpu.Context, capacity int) (*GPU, error) {
 	if capacity < 0 {
 		panic(fmt.Sprintf("mesh: NewGPU: negative capacity %d", capacity))
@@ -76,29 +111,50 @@ func NewGPU(c *gpu.Context, capacity int) (*GPU, error) {
 	return &GPU{Positions: p, Normals: n}, nil
 }
 
-// Upload copies m to new GPU buffers. A mesh without normals gets
-// ComputeNormals' (m itself is not changed).
+// Upload copies m to new GPU buffers, in blocks of MaxBlockTriangles when
+// it is larger than one. A mesh without normals gets ComputeNormals' (m
+// itself is not changed).
 func Upload(c *gpu.Context, m *Mesh) (*GPU, error) {
+	return UploadBlocks(c, m, MaxBlockTriangles(c))
+}
+
+// UploadBlocks is Upload into a chain of blocks of at most blockTriangles
+// triangles each (at least one block, empty for an empty mesh).
+func UploadBlocks(c *gpu.Context, m *Mesh, blockTriangles int) (*GPU, error) {
+	if blockTriangles < 1 || blockTriangles > MaxBlockTriangles(c) {
+		panic(fmt.Sprintf("mesh: UploadBlocks: %d triangles a block, want 1..%d", blockTriangles, MaxBlockTriangles(c)))
+	}
 	if err := m.Validate(); err != nil {
-		panic("mesh: Upload: " + err.Error())
+		return nil, err
 	}
 	if m.Normals == nil {
 		cp := *m
 		cp.ComputeNormals()
 		m = &cp
 	}
-	g, err := NewGPU(c, m.Len())
-	if err != nil {
-		return nil, err
-	}
 	pos, nrm := m.Soup()
-	g.Positions.Write(0, widen(pos, 1))
-	g.Normals.Write(0, widen(nrm, 0))
-	g.N = m.Len()
-	if lo, hi, ok := m.Bounds(); ok {
-		g.SetBounds(lo, hi)
+	var head, tail *GPU
+	for first := 0; first == 0 || first < m.Len(); first += blockTriangles {
+		n := min(blockTriangles, m.Len()-first)
+		g, err := NewGPU(c, n)
+		if err != nil {
+			head.Delete()
+			return nil, err
+		}
+		g.Positions.Write(0, widen(pos[3*first:3*(first+n)], 1))
+		g.Normals.Write(0, widen(nrm[3*first:3*(first+n)], 0))
+		g.N = n
+		if head == nil {
+			head = g
+		} else {
+			tail.Next = g
+		}
+		tail = g
 	}
-	return g, nil
+	if lo, hi, ok := m.Bounds(); ok {
+		head.SetBounds(lo, hi)
+	}
+	return head, nil
 }
 
 func widen(v [][3]float32, w float32) []Vec4 {
@@ -109,30 +165,34 @@ func widen(v [][3]float32, w float32) []Vec4 {
 	return out
 }
 
-// Cap is the number of triangles the buffers can hold.
+// Cap is the number of triangles the first block's buffers can hold.
 func (g *GPU) Cap() int { return g.Positions.Len() / 3 }
 
-// DownloadSoup copies the N triangles back as vertex lists (3 per
-// triangle, in buffer order). It waits for the GPU.
+// DownloadSoup copies the triangles of every block back as vertex lists
+// (3 per triangle, in mesh order). It waits for the GPU.
 func (g *GPU) DownloadSoup() (pos, nrm [][3]float32) {
-	p := make([]Vec4, 3*g.N)
-	n := make([]Vec4, 3*g.N)
-	g.Positions.Read(0, p)
-	g.Normals.Read(0, n)
-	pos = make([][3]float32, len(p))
-	nrm = make([][3]float32, len(n))
-	for i := range p {
-		pos[i] = [3]float32{p[i][0], p[i][1], p[i][2]}
-		nrm[i] = [3]float32{n[i][0], n[i][1], n[i][2]}
+	pos = make([][3]float32, 0, 3*g.Len())
+	nrm = make([][3]float32, 0, 3*g.Len())
+	for _, b := range g.Blocks() {
+		p := make([]Vec4, 3*b.N)
+		n := make([]Vec4, 3*b.N)
+		b.Positions.Read(0, p)
+		b.Normals.Read(0, n)
+		for i := range p {
+			pos = append(pos, [3]float32{p[i][0], p[i][1], p[i][2]})
+			nrm = append(nrm, [3]float32{n[i][0], n[i][1], n[i][2]})
+		}
 	}
 	return pos, nrm
 }
 
-// Download copies the N triangles back as an indexed Mesh (FromSoup).
+// Download copies the triangles back as an indexed Mesh (FromSoup).
 func (g *GPU) Download() *Mesh { return FromSoup(g.DownloadSoup()) }
 
-// Delete frees both buffers.
+// Delete frees the buffers of every block; a nil mesh is a no-op.
 func (g *GPU) Delete() {
-	g.Positions.Delete()
-	g.Normals.Delete()
+	for b := g; b != nil; b = b.Next {
+		b.Positions.Delete()
+		b.Normals.Delete()
+	}
 }

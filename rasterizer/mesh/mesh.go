@@ -126,31 +126,102 @@ func FromSoup(pos, nrm [][3]float32) *Mesh {
 }
 
 // FaceNormal is the unit normal of face i by the right-hand rule, or zero
-// for a degenerate face.
+// for a degenerate face. It is computed in float64, so that any finite
+// float32 coordinates give a finite normal.
 func (m *Mesh) FaceNormal(i int) [3]float32 {
+	return unit64(m.faceCross(i))
+}
+
+// faceCross is (p1−p0)×(p2−p0) of face i in float64: twice its area along
+// its normal. Its components stay below 2^256, where float32's squares
+// would overflow past 1.8e19.
+func (m *Mesh) faceCross(i int) [3]float64 {
 	f := m.Faces[i]
-	return Normalize(Cross(Sub(m.Positions[f[1]], m.Positions[f[0]]), Sub(m.Positions[f[2]], m.Positions[f[0]])))
+	p0, p1, p2 := m.Positions[f[0]], m.Positions[f[1]], m.Positions[f[2]]
+	var u, v [3]float64
+	for a := 0; a < 3; a++ {
+		u[a], v[a] = float64(p1[a])-float64(p0[a]), float64(p2[a])-float64(p0[a])
+	}
+	return [3]float64{u[1]*v[2] - u[2]*v[1], u[2]*v[0] - u[0]*v[2], u[0]*v[1] - u[1]*v[0]}
+}
+
+// unit64 is n/|n| in float32, or zero for a zero vector; n is scaled by its
+// largest component first, so that neither its squares overflow nor tiny
+// ones underflow.
+func unit64(n [3]float64) [3]float32 {
+	m := max(math.Abs(n[0]), math.Abs(n[1]), math.Abs(n[2]))
+	if !(m > 0) || math.IsInf(m, 0) {
+		return [3]float32{}
+	}
+	x, y, z := n[0]/m, n[1]/m, n[2]/m
+	l := math.Sqrt(x*x + y*y + z*z)
+	return [3]float32{float32(x / l), float32(y / l), float32(z / l)}
 }
 
 // ComputeNormals sets area-weighted vertex normals from the faces, for
-// meshes without them.
+// meshes without them, in float64 (FaceNormal).
 func (m *Mesh) ComputeNormals() {
 	acc := make([][3]float64, len(m.Positions))
-	for _, f := range m.Faces {
-		n := Cross(Sub(m.Positions[f[1]], m.Positions[f[0]]), Sub(m.Positions[f[2]], m.Positions[f[0]]))
+	for i, f := range m.Faces {
+		n := m.faceCross(i)
 		for _, v := range f {
 			for a := 0; a < 3; a++ {
-				acc[v][a] += float64(n[a])
+				acc[v][a] += n[a]
 			}
 		}
 	}
 	m.Normals = make([][3]float32, len(m.Positions))
 	for i, n := range acc {
-		l := math.Sqrt(n[0]*n[0] + n[1]*n[1] + n[2]*n[2])
-		if l > 0 {
-			m.Normals[i] = [3]float32{float32(n[0] / l), float32(n[1] / l), float32(n[2] / l)}
+		m.Normals[i] = unit64(n)
+	}
+}
+
+// Frame maps a mesh's coordinates back to those it was given in: world =
+// Center + Scale·p, in float64. Normalize returns it.
+type Frame struct {
+	Center [3]float64
+	Scale  float64
+}
+
+// World is the world position of p.
+func (f Frame) World(p [3]float32) [3]float64 {
+	return [3]float64{f.Center[0] + f.Scale*float64(p[0]), f.Center[1] + f.Scale*float64(p[1]), f.Center[2] + f.Scale*float64(p[2])}
+}
+
+// Normalize moves and scales the positions, in float64, so that the
+// bounding box of all of them is centred on the origin with half its
+// longest side 1, and returns the Frame that maps them back. Loaders call
+// it so that coordinates of any finite size (1e20, 1e-20, far from the
+// origin) reach the float32 camera and GPU arithmetic in a range where
+// nothing overflows and little precision is lost. Normals keep their
+// directions (the map is a translation and a uniform scale). A mesh
+// without positions, or whose positions all coincide, is only moved
+// (Scale 1).
+func (m *Mesh) Normalize() Frame {
+	if len(m.Positions) == 0 {
+		return Frame{Scale: 1}
+	}
+	lo := [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}
+	hi := [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
+	for _, p := range m.Positions {
+		for a := 0; a < 3; a++ {
+			lo[a] = min(lo[a], float64(p[a]))
+			hi[a] = max(hi[a], float64(p[a]))
 		}
 	}
+	f := Frame{Scale: max(hi[0]-lo[0], hi[1]-lo[1], hi[2]-lo[2]) / 2}
+	for a := 0; a < 3; a++ {
+		f.Center[a] = lo[a] + (hi[a]-lo[a])/2
+	}
+	if !(f.Scale > 0) || math.IsInf(f.Scale, 0) {
+		f.Scale = 1
+	}
+	for i, p := range m.Positions {
+		for a := 0; a < 3; a++ {
+			m.Positions[i][a] = float32((float64(p[a]) - f.Center[a]) / f.Scale)
+		}
+	}
+	return f
 }
 
 // Sub is a−b.

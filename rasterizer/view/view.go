@@ -23,6 +23,7 @@ import (
 	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
+	"github.com/go-gl/mathgl/mgl64"
 )
 
 // Magnified is the magnification of the paper's "M" views.
@@ -83,41 +84,63 @@ func (v View) Direction() mgl32.Vec3 {
 
 // Camera looks at centre from the view's direction, with the sphere of the
 // given radius around centre filling the image's shorter side at
-// magnification 1, for an image of the given width/height aspect.
+// magnification 1, for an image of the given width/height aspect. The
+// matrices are built in float64 and rounded once: float32 would overflow
+// the squares of distances past 1e19 (normalizing the view direction, the
+// perspective's near·far), and the scene would vanish.
 func (v View) Camera(center mgl32.Vec3, radius, aspect float32) Camera {
 	if !(radius > 0) || !(aspect > 0) || !(v.Magnification > 0) || !(math.Abs(float64(v.Elevation)) < 90) {
 		panic(fmt.Sprintf("view: View.Camera: %s: radius %v, aspect %v, magnification %v, elevation %v: want positive values and |elevation| < 90",
 			v.Name, radius, aspect, v.Magnification, v.Elevation))
 	}
-	half := radius / v.Magnification // half the visible height (or width, if narrower)
-	hh, hw := half, half*aspect
-	if aspect < 1 {
-		hh, hw = half/aspect, half
+	c := mgl64.Vec3{float64(center[0]), float64(center[1]), float64(center[2])}
+	r, a := float64(radius), float64(aspect)
+	d := v.Direction()
+	dir := mgl64.Vec3{float64(d[0]), float64(d[1]), float64(d[2])}
+	half := r / float64(v.Magnification) // half the visible height (or width, if narrower)
+	hh, hw := half, half*a
+	if a < 1 {
+		hh, hw = half/a, half
 	}
 	if v.FOV <= 0 {
-		eye := center.Add(v.Direction().Mul(2 * radius))
+		eye := c.Add(dir.Mul(2 * r))
 		return Camera{
-			View:       mgl32.LookAtV(eye, center, mgl32.Vec3{0, 1, 0}),
-			Projection: mgl32.Ortho(-hw, hw, -hh, hh, radius, 3*radius),
+			View:       mat32(mgl64.LookAtV(eye, c, mgl64.Vec3{0, 1, 0})),
+			Projection: mat32(mgl64.Ortho(-hw, hw, -hh, hh, r, 3*r)),
 		}
 	}
 	// Perspective: the eye stays where the unmagnified sphere just fits the
 	// field of view; magnifying narrows the field of view.
 	halfFOV := float64(mgl32.DegToRad(v.FOV)) / 2
-	dist := radius / float32(math.Sin(halfFOV))
-	fovy := 2 * math.Atan(math.Tan(halfFOV)*float64(hh/radius))
-	eye := center.Add(v.Direction().Mul(dist))
+	dist := r / math.Sin(halfFOV)
+	fovy := 2 * math.Atan(math.Tan(halfFOV)*hh/r)
+	eye := c.Add(dir.Mul(dist))
 	return Camera{
-		View:       mgl32.LookAtV(eye, center, mgl32.Vec3{0, 1, 0}),
-		Projection: mgl32.Perspective(float32(fovy), aspect, max(dist-radius, radius*1e-3), dist+radius),
+		View:       mat32(mgl64.LookAtV(eye, c, mgl64.Vec3{0, 1, 0})),
+		Projection: mat32(mgl64.Perspective(fovy, a, max(dist-r, r*1e-3), dist+r)),
 	}
 }
 
+// mat32 rounds a float64 matrix to float32.
+func mat32(m mgl64.Mat4) mgl32.Mat4 {
+	var o mgl32.Mat4
+	for i, x := range m {
+		o[i] = float32(x)
+	}
+	return o
+}
+
 // Fit is Camera for the bounding sphere of the box [lo, hi] and a w×h
-// image.
+// image, its centre and radius computed in float64.
 func (v View) Fit(lo, hi [3]float32, w, h int) Camera {
-	c := mgl32.Vec3{(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2}
-	r := mgl32.Vec3{hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]}.Len() / 2
+	var c mgl32.Vec3
+	var d2 float64
+	for a := 0; a < 3; a++ {
+		l, u := float64(lo[a]), float64(hi[a])
+		c[a] = float32(l + (u-l)/2)
+		d2 += (u - l) * (u - l)
+	}
+	r := float32(math.Sqrt(d2) / 2)
 	if r == 0 {
 		r = 1 // a point: any scale shows it
 	}

@@ -6,10 +6,15 @@
 //          0, workload = the span's length (0 for an empty row);
 //   STEP 2 the visibility buffer cleared: depth DEPTH_MAX, no primitive;
 //   STEP 3 the primitive id of each pixel out of the 64-bit visibility
-//          buffer (low word).
+//          buffer (low word);
+//   STEP 4 (the emulated 64-bit path, zbuffer.comp VIS64_EMULATE) after a
+//          batch: each pixel's winning set-up triangle merged into the
+//          64-bit buffer as (depth << 32 | primitive id) where that is
+//          less, and the winner cleared for the next batch.
 // lint: STEP=1
 // lint: STEP=2
 // lint: STEP=3 VIS64=1
+// lint: STEP=4
 #ifndef STEP
 #define STEP 0
 #endif
@@ -19,12 +24,15 @@
 #ifndef WG_SIZE
 #define WG_SIZE 256
 #endif
-#if VIS64
+#if VIS64 || STEP == 4
 #extension GL_ARB_gpu_shader_int64 : require
 #endif
 
 layout(local_size_x = WG_SIZE) in;
 #include "include/common.glsl"
+#if STEP == 4
+#include "rasterizer/raster.glsl"
+#endif
 
 uniform uint n;
 
@@ -46,9 +54,14 @@ layout(std430, binding = 0) writeonly restrict buffer Vis { uint64_t vis[]; };
 layout(std430, binding = 0) writeonly restrict buffer Depth { uint depthBuf[]; };
 layout(std430, binding = 1) writeonly restrict buffer Prim { uint primBuf[]; };
 #endif
-#else
+#elif STEP == 3
 layout(std430, binding = 0) readonly restrict buffer Vis { uint64_t vis[]; };
 layout(std430, binding = 1) writeonly restrict buffer Prim { uint primBuf[]; };
+#else
+layout(std430, binding = 0) restrict buffer Vis { uint64_t vis[]; };
+layout(std430, binding = 1) restrict buffer Winner { uint winner[]; };
+layout(std430, binding = 2) readonly restrict buffer Tris { Tri tris[]; };
+uniform int width;
 #endif
 
 void main() {
@@ -70,7 +83,19 @@ void main() {
     depthBuf[i] = 16777215u;
     primBuf[i] = 0xffffffffu;
 #endif
-#else
+#elif STEP == 3
     primBuf[i] = uint(vis[i] & uint64_t(0xffffffffu));
+#else
+    uint t = winner[i];
+    if (t == NO_PRIMITIVE) {
+        return;
+    }
+    winner[i] = NO_PRIMITIVE;
+    Tri w = tris[t];
+    uint d = triDepth(w, int(i % uint(width)), int(i / uint(width)));
+    uvec2 old = unpackUint2x32(vis[i]); // (id, depth)
+    if (d < old.y || (d == old.y && w.z.w < old.x)) {
+        vis[i] = packUint2x32(uvec2(w.z.w, d));
+    }
 #endif
 }

@@ -4,7 +4,12 @@
 // Barycentrics are perspective-correct, from the winning triangle's original
 // clip-space vertices (2-D homogeneous rasterization: valid also for
 // triangles that reach behind the eye and were clipped). Both faces are lit:
-// a normal facing away from the eye is flipped.
+// a normal facing away from the eye is flipped. The normal is the vertex
+// normals interpolated, or with flatShading the face normal
+// (p1-p0)x(p2-p0). A mesh of several blocks is shaded one block a
+// dispatch: this one holds primitives [primBase, primBase + primCount), and
+// leaves the pixels of the others alone; every dispatch paints the
+// background.
 // lint: WG_SIZE=64
 #ifndef WG_SIZE
 #define WG_SIZE 64
@@ -24,8 +29,23 @@ uniform ivec2 size;
 uniform vec4 baseColor;     // rgb, a unused
 uniform vec4 background;    // rgba
 uniform vec4 material;      // ambient, diffuse, specular, shininess
+uniform uint primBase;      // the block's first primitive id
+uniform uint primCount;     // its triangles
+uniform int flatShading;    // 1: face normals, 0: interpolated vertex normals
 
 const uint NO_PRIMITIVE = 0xffffffffu;
+
+// unitOr is v/|v|, or fallback for a zero vector. v is first scaled by its
+// largest component, so that coordinates past 1e19 do not overflow the
+// squares in length() (nor tiny ones underflow).
+vec3 unitOr(vec3 v, vec3 fallback) {
+    float m = max(abs(v.x), max(abs(v.y), abs(v.z)));
+    if (!(m > 0.0) || isinf(m)) {
+        return fallback;
+    }
+    vec3 u = v / m;
+    return u / length(u);
+}
 
 void main() {
     ivec2 p = ivec2(gl_GlobalInvocationID.xy);
@@ -36,9 +56,14 @@ void main() {
         rgba[i] = packUnorm4x8(background);
         return;
     }
-    vec3 c0 = (mvp * vec4(pos[3u * prim].xyz, 1.0)).xyw;
-    vec3 c1 = (mvp * vec4(pos[3u * prim + 1u].xyz, 1.0)).xyw;
-    vec3 c2 = (mvp * vec4(pos[3u * prim + 2u].xyz, 1.0)).xyw;
+    if (prim < primBase || prim - primBase >= primCount) {
+        return; // another block's
+    }
+    prim -= primBase;
+    vec3 p0 = pos[3u * prim].xyz, p1 = pos[3u * prim + 1u].xyz, p2 = pos[3u * prim + 2u].xyz;
+    vec3 c0 = (mvp * vec4(p0, 1.0)).xyw;
+    vec3 c1 = (mvp * vec4(p1, 1.0)).xyw;
+    vec3 c2 = (mvp * vec4(p2, 1.0)).xyw;
     // The pixel centre in normalized device coordinates, as (x, y, 1).
     vec3 q = vec3((vec2(p) + 0.5) / vec2(size) * 2.0 - 1.0, 1.0);
     // b_i is proportional to the 2-D homogeneous edge function of the edge
@@ -46,14 +71,19 @@ void main() {
     vec3 b = vec3(dot(cross(c1, c2), q), dot(cross(c2, c0), q), dot(cross(c0, c1), q));
     float sum = b.x + b.y + b.z;
     b = (abs(sum) > 0.0) ? b / sum : vec3(1.0 / 3.0);
-    vec3 n = b.x * nrm[3u * prim].xyz + b.y * nrm[3u * prim + 1u].xyz + b.z * nrm[3u * prim + 2u].xyz;
-    vec3 P = b.x * pos[3u * prim].xyz + b.y * pos[3u * prim + 1u].xyz + b.z * pos[3u * prim + 2u].xyz;
-    vec3 N = mat3(normalMatrix) * n;
-    float len = length(N);
-    N = len > 0.0 ? N / len : vec3(0.0, 0.0, 1.0);
-    vec3 V = -(modelView * vec4(P, 1.0)).xyz;
-    float vl = length(V);
-    V = vl > 0.0 ? V / vl : vec3(0.0, 0.0, 1.0);
+    vec3 n;
+    if (flatShading != 0) {
+        // Edges scaled by their largest component first: the cross
+        // product of edges past 1e19 would overflow.
+        vec3 e1 = p1 - p0, e2 = p2 - p0;
+        float m = max(max(abs(e1.x), max(abs(e1.y), abs(e1.z))), max(abs(e2.x), max(abs(e2.y), abs(e2.z))));
+        n = m > 0.0 ? cross(e1 / m, e2 / m) : vec3(0.0);
+    } else {
+        n = b.x * nrm[3u * prim].xyz + b.y * nrm[3u * prim + 1u].xyz + b.z * nrm[3u * prim + 2u].xyz;
+    }
+    vec3 P = b.x * p0 + b.y * p1 + b.z * p2;
+    vec3 N = unitOr(mat3(normalMatrix) * n, vec3(0.0, 0.0, 1.0));
+    vec3 V = unitOr(-(modelView * vec4(P, 1.0)).xyz, vec3(0.0, 0.0, 1.0));
     if (dot(N, V) < 0.0) N = -N;
     // Head light: the light sits at the eye, so L = V and the half vector is V.
     float diff = max(dot(N, V), 0.0);

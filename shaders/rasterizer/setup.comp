@@ -1,7 +1,9 @@
 #version 450
 #extension GL_ARB_gpu_shader_int64 : require
-// Transform, clip and set up the triangles of a soup (3 vertices each), in
-// two passes over the same arithmetic (raster.SetupMesh):
+// Transform, clip and set up triangles [first, first+numTris) of a soup
+// (3 vertices each; a batch of a larger mesh, or all of it), whose
+// primitive ids are primBase, primBase+1, ...; i below is the index in the
+// batch. Two passes over the same arithmetic (raster.SetupMesh):
 //   EMIT 0: count[i] = set-up triangles that input triangle i becomes
 //           (0..7), and the skip statistics;
 //   EMIT 1: with offset[i] = the exclusive scan of count, write them to
@@ -28,15 +30,18 @@ layout(std430, binding = 4) restrict buffer Stats { uint stats[4]; };
 
 uniform mat4 mvp;
 uniform uint numTris;
+uniform uint first;
+uniform uint primBase;
 uniform ivec2 size;
 uniform vec2 guard;
 
 void main() {
     uint i = dpglGlobalIndex();
     if (i >= numTris) return;
-    vec4 t0 = transformPoint(mvp, pos[3u * i].xyz);
-    vec4 t1 = transformPoint(mvp, pos[3u * i + 1u].xyz);
-    vec4 t2 = transformPoint(mvp, pos[3u * i + 2u].xyz);
+    uint v = 3u * (first + i);
+    vec4 t0 = transformPoint(mvp, pos[v].xyz);
+    vec4 t1 = transformPoint(mvp, pos[v + 1u].xyz);
+    vec4 t2 = transformPoint(mvp, pos[v + 2u].xyz);
     vec4 poly[MAX_CLIP_VERTICES];
     int n;
     int res = clipTriangle(t0, t1, t2, guard, poly, n);
@@ -59,7 +64,7 @@ void main() {
             toWindow(poly[k], size, p1, z1);
             toWindow(poly[k + 1], size, p2, z2);
             Tri t;
-            if (!triSetup(p0, p1, p2, uvec3(z0, z1, z2), i, size.y, t)) {
+            if (!triSetup(p0, p1, p2, uvec3(z0, z1, z2), primBase + i, size.y, t)) {
 #if EMIT == 0
                 atomicAdd(stats[3], 1u);
 #endif

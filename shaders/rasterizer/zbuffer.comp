@@ -13,7 +13,11 @@
 //            depth, PASS 2 atomicMin of the primitive id among the tests
 //            whose depth equals the minimum.
 //   VIS64_EMULATE (with VIS64, for tests on drivers without 64-bit
-//            atomics): the one-pass path with a stand-in for atomicMin.
+//            atomics): the one-pass path with a lock-free stand-in for
+//            atomicMin (visMin below).
+// A large mesh is drawn in batches into the same buffers (the renderer's
+// Render): the buffers then hold the earlier batches' winners, and every
+// rule above keeps the least (depth, id) of all batches.
 // lint: PASS=2
 // lint: VIS64=1
 // lint: VIS64=1 VIS64_EMULATE=1
@@ -38,28 +42,35 @@ layout(local_size_x = WG_SIZE) in;
 layout(std430, binding = 3) readonly restrict buffer Spans { ivec4 spans[]; };
 layout(std430, binding = 4) readonly restrict buffer Tris { Tri tris[]; };
 #if VIS64 && VIS64_EMULATE
-// The 64-bit word of pixel p as the uint64_t layout stores it: the
-// primitive id in word 2p, the depth in word 2p+1. 24-bit depths leave bit
-// 31 of the depth word free for a lock. A lane takes the lock, updates and
-// releases it within one pass of the loop, so lanes that run in lockstep
-// never wait on each other.
-layout(std430, binding = 5) restrict buffer Vis { uint visWords[]; };
-const uint VIS_LOCK = 0x80000000u;
+// The stand-in for 64-bit atomicMin keeps, per pixel, the set-up triangle
+// (an index into tris, NO_PRIMITIVE for none) whose (depth, primitive id)
+// is the least of this batch so far: one 32-bit word holds the whole 64-bit
+// key, since the triangle gives both halves back (triDepth at the pixel,
+// its id). A test that beats the winner swaps itself in with
+// atomicCompSwap; a swap fails only because another test installed a
+// smaller key meanwhile, so a lane retries at most once per test that beats
+// it at its pixel, and never waits for another invocation to finish. (A
+// lock that waiting lanes spin on is unsound here: when the holder's thread
+// is descheduled, llvmpipe ends the spinning loop after 65,535 iterations
+// and the depth test is lost.) prepare.comp STEP 4 merges the winners into
+// the packed 64-bit buffer after the batch.
+layout(std430, binding = 7) restrict buffer Winner { uint winner[]; };
 
-void visMin(uint pix, uint d, uint id) {
+void visMin(uint pix, uint d, uint id, uint self, int x, int y) {
+    uint cur = winner[pix]; // a guess: the swap checks it
     for (;;) {
-        uint hi = atomicOr(visWords[2u * pix + 1u], VIS_LOCK);
-        if ((hi & VIS_LOCK) == 0u) {
-            uint lo = atomicOr(visWords[2u * pix], 0u);
-            if (d < hi || (d == hi && id < lo)) {
-                atomicExchange(visWords[2u * pix], id);
-                memoryBarrierBuffer();
-                atomicExchange(visWords[2u * pix + 1u], d); // and unlock
-            } else {
-                atomicAnd(visWords[2u * pix + 1u], ~VIS_LOCK);
+        if (cur != NO_PRIMITIVE) {
+            Tri w = tris[cur];
+            uint wd = triDepth(w, x, y);
+            if (!(d < wd || (d == wd && id < w.z.w))) {
+                return;
             }
-            break;
         }
+        uint seen = atomicCompSwap(winner[pix], cur, self);
+        if (seen == cur) {
+            return;
+        }
+        cur = seen;
     }
 }
 #elif VIS64
@@ -78,11 +89,15 @@ void balancerSolve(uint processor, uint span, uint task) {
     uint d = triDepth(t, x, s.x);
     uint pix = uint(s.x * width + x);
 #if VIS64 && VIS64_EMULATE
-    visMin(pix, d, t.z.w);
+    visMin(pix, d, t.z.w, uint(s.w), x, s.x);
 #elif VIS64
     atomicMin(vis[pix], (uint64_t(d) << 32) | uint64_t(t.z.w));
 #elif PASS == 1
-    atomicMin(depthBuf[pix], d);
+    // A nearer depth makes the id that an earlier batch left here stale:
+    // clear it for PASS 2 (every writer stores the same value).
+    if (atomicMin(depthBuf[pix], d) > d) {
+        primBuf[pix] = NO_PRIMITIVE;
+    }
 #else
     if (depthBuf[pix] == d) atomicMin(primBuf[pix], t.z.w);
 #endif
