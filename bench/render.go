@@ -35,14 +35,14 @@ func measureHardware(e *experiment, hw *rasterizer.HardwareRenderer, set int, v 
 	m := e.sets[set]
 	mvp := e.camera(v).MVP()
 	for i := 0; i < warm; i++ {
-		hw.Render(m.Positions, m.N, &mvp)
+		hw.RenderMesh(m, &mvp)
 	}
 	e.c.Finish()
 	gpuTimes := make([]time.Duration, reps)
 	walls := make([]time.Duration, reps)
 	for i := 0; i < reps; i++ {
 		start := time.Now()
-		hw.Render(m.Positions, m.N, &mvp)
+		hw.RenderMesh(m, &mvp)
 		e.c.Finish()
 		walls[i] = time.Since(start)
 		gpuTimes[i] = hw.Timer().Elapsed()

@@ -44,15 +44,39 @@ func NewHardwareRenderer(c *gpu.Context, w, h int) (*HardwareRenderer, error) {
 // Render draws the first n triangles of pos with the column-major mvp and
 // leaves the primitive ids in the framebuffer.
 func (r *HardwareRenderer) Render(pos gpu.Array[mesh.Vec4], n int, mvp *[16]float32) {
+	r.draw([]gpu.Array[mesh.Vec4]{pos}, []int{n}, mvp)
+}
+
+// RenderMesh draws every block of m (Render for a mesh of one block), the
+// primitive ids counting on across blocks as the compute renderer's do.
+func (r *HardwareRenderer) RenderMesh(m *mesh.GPU, mvp *[16]float32) {
+	var pos []gpu.Array[mesh.Vec4]
+	var ns []int
+	for _, b := range m.Blocks() {
+		pos = append(pos, b.Positions)
+		ns = append(ns, b.N)
+	}
+	r.draw(pos, ns, mvp)
+}
+
+func (r *HardwareRenderer) draw(pos []gpu.Array[mesh.Vec4], ns []int, mvp *[16]float32) {
 	r.fb.ClearColorUint(0, [4]uint32{raster.NoPrimitive})
 	r.fb.ClearDepth(1)
 	r.c.Do(func() {
 		r.timer.Start()
 		r.c.BindFramebuffer(r.fb)
 		r.c.DepthTest(true)
-		r.c.BindStorage(0, pos)
 		r.prog.SetMat4("mvp", *mvp)
-		r.prog.DrawTriangles(0, 3*n)
+		base := 0
+		for i, p := range pos {
+			if ns[i] == 0 {
+				continue
+			}
+			r.c.BindStorage(0, p)
+			r.prog.SetUint("primBase", uint32(base))
+			r.prog.DrawTriangles(0, 3*ns[i])
+			base += ns[i]
+		}
 		r.c.DepthTest(false)
 		r.c.BindFramebuffer(nil)
 		r.timer.Stop()

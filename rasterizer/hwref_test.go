@@ -2,6 +2,7 @@ package rasterizer
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/dpgl/dpgl/gpu"
@@ -55,6 +56,11 @@ func TestHardwareReferenceAgreesWithCPU(t *testing.T) {
 	}
 	if f < 0.99 {
 		t.Fatalf("hardware and CPU reference agree on %.2f%% of covered pixels", 100*f)
+	}
+	// A mesh of several blocks: one draw each, the ids counting on.
+	hw.RenderMesh(uploadSoupBlocks(t, c, soup, 500), &mvp)
+	if chained := hw.Prims(); !slices.Equal(chained, got) {
+		t.Fatalf("RenderMesh of blocks of 500 triangles differs from Render of the whole soup")
 	}
 	if _, ok := hw.Timer().TryElapsed(); !ok {
 		c.Finish()
