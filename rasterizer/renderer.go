@@ -344,7 +344,7 @@ func (r *Renderer) Render(m *mesh.GPU, cam view.Camera) (FrameStats, error) {
 	mvp := cam.MVP()
 	for i, v := range mvp {
 		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-			return st, fmt.Errorf("rasterizer: the camera's matrix (projection × view) has %v at [%d][%d]: bring the scene's coordinates into float32's range before fitting the camera", v, i/4, i%4)
+			return st, fmt.Errorf("rasterizer: the camera's matrix (projection × view) has %v in column %d, row %d: nothing can be drawn with it (was it fitted to coordinates beyond float32's range?)", v, i/4, i%4)
 		}
 	}
 	blocks := m.Blocks()

@@ -114,6 +114,13 @@ func (s *resolveStage) pass(b *mesh.GPU, base int, prims, rgba gpu.Array[uint32]
 		flat = 1
 	}
 	p.SetInt("flatShading", flat)
+	// An orthographic projection leaves w = 1 whatever the depth: its
+	// bottom row is (0, 0, 0, 1).
+	ortho := int32(0)
+	if pr := cam.Projection; pr[3] == 0 && pr[7] == 0 && pr[11] == 0 && pr[15] == 1 {
+		ortho = 1
+	}
+	p.SetInt("orthographic", ortho)
 	s.c.BindStorage(2, prims)
 	s.c.BindStorage(3, rgba)
 	p.SetMat4("mvp", cam.MVP())

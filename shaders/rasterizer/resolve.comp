@@ -32,6 +32,7 @@ uniform vec4 material;      // ambient, diffuse, specular, shininess
 uniform uint primBase;      // the block's first primitive id
 uniform uint primCount;     // its triangles
 uniform int flatShading;    // 1: face normals, 0: interpolated vertex normals
+uniform int orthographic;   // 1: the eye is at infinity, looking down -z
 
 const uint NO_PRIMITIVE = 0xffffffffu;
 
@@ -83,7 +84,10 @@ void main() {
     }
     vec3 P = b.x * p0 + b.y * p1 + b.z * p2;
     vec3 N = unitOr(mat3(normalMatrix) * n, vec3(0.0, 0.0, 1.0));
-    vec3 V = unitOr(-(modelView * vec4(P, 1.0)).xyz, vec3(0.0, 0.0, 1.0));
+    // Toward the eye: from the point under perspective; along the parallel
+    // viewing rays under an orthographic projection, whose eye is at
+    // infinity (a flat face then takes one shade).
+    vec3 V = orthographic != 0 ? vec3(0.0, 0.0, 1.0) : unitOr(-(modelView * vec4(P, 1.0)).xyz, vec3(0.0, 0.0, 1.0));
     if (dot(N, V) < 0.0) N = -N;
     // Head light: the light sits at the eye, so L = V and the half vector is V.
     float diff = max(dot(N, V), 0.0);

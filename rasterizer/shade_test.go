@@ -1,0 +1,112 @@
+package rasterizer
+
+import (
+	"math"
+	"testing"
+
+	"github.com/dpgl/dpgl/gpu/gputest"
+	"github.com/dpgl/dpgl/rasterizer/mesh"
+	"github.com/dpgl/dpgl/rasterizer/raster"
+	"github.com/dpgl/dpgl/rasterizer/view"
+)
+
+// cubeMesh is the unit cube with its 8 corners shared by 12 triangles wound
+// outward (triangles 2k and 2k+1 make face k), so that vertex normals
+// average three faces at every corner.
+func cubeMesh() *mesh.Mesh {
+	m := &mesh.Mesh{}
+	for i := 0; i < 8; i++ {
+		m.Positions = append(m.Positions, [3]float32{float32(i & 1), float32(i >> 1 & 1), float32(i >> 2)})
+	}
+	for _, q := range [][4]uint32{{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}} {
+		m.Faces = append(m.Faces, [3]uint32{q[0], q[1], q[2]}, [3]uint32{q[0], q[2], q[3]})
+	}
+	m.ComputeNormals()
+	return m
+}
+
+// faceShades renders the cube and returns, for each face seen on at least
+// 200 pixels, the mean and the largest deviation from it of the pixels'
+// red channel.
+func faceShades(t *testing.T, shading Shading) (mean, spread map[int]float64) {
+	c := gputest.Context(t)
+	s := newScanner(t, c)
+	const w, h = 128, 128
+	g, err := mesh.Upload(c, cubeMesh())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Delete()
+	o := DefaultOptions()
+	o.Width, o.Height = w, h
+	o.ScanConversion, o.ZBuffer = quiet(o.ScanConversion), quiet(o.ZBuffer)
+	o.Material.Shading = shading
+	o.Material.Specular = 0
+	rd, err := New(s, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Delete()
+	cam := view.View{Name: "three faces", Azimuth: 35, Elevation: 25, Magnification: 1}.Fit([3]float32{}, [3]float32{1, 1, 1}, w, h)
+	if _, err := rd.Render(g, cam); err != nil {
+		t.Fatal(err)
+	}
+	prims, px := rd.Prims(), rd.Pixels()
+	red := map[int][]float64{}
+	for i, p := range prims {
+		if p != raster.NoPrimitive {
+			red[int(p)/2] = append(red[int(p)/2], float64(px[i]&0xff))
+		}
+	}
+	mean, spread = map[int]float64{}, map[int]float64{}
+	for f, v := range red {
+		if len(v) < 200 {
+			continue
+		}
+		sum := 0.0
+		for _, x := range v {
+			sum += x
+		}
+		mean[f] = sum / float64(len(v))
+		for _, x := range v {
+			spread[f] = max(spread[f], math.Abs(x-mean[f]))
+		}
+	}
+	return mean, spread
+}
+
+// TestFlatShadingCube: a cube shaded flat shows three faces, each of one
+// shade (the head light moves a little across a face) and the three
+// clearly apart; shaded smooth, its averaged corner normals blur the faces
+// into one another.
+func TestFlatShadingCube(t *testing.T) {
+	mean, spread := faceShades(t, Flat)
+	t.Logf("flat: face means %v, spreads %v", mean, spread)
+	if len(mean) != 3 {
+		t.Fatalf("flat: %d faces seen, want 3", len(mean))
+	}
+	for f, m := range mean {
+		if spread[f] > 2 {
+			t.Fatalf("flat: face %d's red varies by %.0f around %.0f: not one shade", f, spread[f], m)
+		}
+		for g, n := range mean {
+			if g != f && math.Abs(m-n) < 15 {
+				t.Fatalf("flat: faces %d and %d have mean red %.0f and %.0f: not distinct", f, g, m, n)
+			}
+		}
+	}
+	smooth, sspread := faceShades(t, Smooth)
+	t.Logf("smooth: face means %v, spreads %v", smooth, sspread)
+	blurred := false
+	for f := range smooth {
+		blurred = blurred || sspread[f] > 20
+	}
+	if !blurred {
+		t.Fatalf("smooth: every face is of one shade (%v): the test cannot tell flat from smooth", sspread)
+	}
+	o := DefaultOptions()
+	o.Material.Shading = 7
+	if _, err := New(newScanner(t, gputest.Context(t)), o); err == nil {
+		t.Fatal("Material.Shading 7 accepted")
+	}
+}
