@@ -31,8 +31,38 @@
 // produced it, and the visibility buffer keeps the nearest surface with ties
 // to the lowest primitive id whatever the order of the depth tests (a 64-bit
 // atomicMin where the driver has 64-bit atomics, two passes of the z-buffer
-// loop otherwise). So the image is the same under every policy and Lanes
-// value, run after run.
+// loop otherwise; tests on drivers without them run the one-pass path on a
+// lock-free stand-in, zbuffer.comp's VIS64_EMULATE). So the image is the
+// same under every policy and Lanes value, run after run.
+//
+// # Meshes larger than a storage block
+//
+// A mesh.GPU larger than one storage block is a chain of blocks, and the
+// renderer's own per-triangle and per-span buffers have the same bound (64
+// bytes a set-up triangle, 16 a span: 2 and 8 million in llvmpipe's 128
+// MiB). Render therefore takes the triangles in batches whose set-up
+// triangles and spans fit, each through setup and both loops into the same
+// visibility buffer, with global primitive ids; by the rule above the
+// order of the batches cannot change a pixel, and the image is the
+// unbatched one bit for bit (TestRenderBatches). A mesh that fits is one
+// batch, so the loops' iterations and balancing are the paper's; with more
+// batches FrameStats adds their runs. The image's own buffers (8 bytes a
+// pixel for the 64-bit path) are checked when the Renderer is made.
+//
+// # Coordinates and shading
+//
+// Positions are float32 on the GPU, but the camera is built in float64
+// (package view) and normals are computed in float64 (package mesh), so a
+// surface with coordinates of 1e30 or 1e-20 renders as the same surface at
+// unit size does; mesh.Mesh.Normalize brings a loaded mesh into the unit box
+// and records the frame it came from. A frame that nothing could be drawn
+// in for want of finite numbers (a camera matrix with NaN, a mesh of
+// non-finite triangles) is an error, not a blank image.
+//
+// Material.Shading chooses the normal: Smooth interpolates the vertex
+// normals, Flat lights each triangle by its face normal (a cube shows its
+// faces). The light sits at the eye; under an orthographic projection it
+// shines along the viewing rays.
 //
 // Triangles outside the view volume keep workload 0 (idle processors, as in
 // the paper); triangles crossing the near or far plane or the guard band are

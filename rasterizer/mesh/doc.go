@@ -14,7 +14,13 @@
 //
 // Package isosurface writes this layout directly; Upload and Download move
 // meshes between the two forms, and Mesh.Soup gives the host soup in the
-// same order (the input of raster.SetupMesh).
+// same order (the input of raster.SetupMesh). A mesh larger than one
+// storage block (MaxBlockTriangles) is uploaded as a chain of blocks
+// (GPU.Next), triangle ids counting on from block to block.
+//
+// Normals and Normalize work in float64, so that finite float32
+// coordinates of any size give finite normals, and a loaded mesh can be
+// brought into the unit box (its Frame kept) before cameras are fitted.
 //
 // ReadPLY and WritePLY exchange meshes with other tools: binary PLY is
 // written; ascii and both binary byte orders are read, with polygons fanned

@@ -196,7 +196,7 @@ func (f Frame) World(p [3]float32) [3]float64 {
 // nothing overflows and little precision is lost. Normals keep their
 // directions (the map is a translation and a uniform scale). A mesh
 // without positions, or whose positions all coincide, is only moved
-// (Scale 1).
+// (Scale 1). The positions must be finite (Validate).
 func (m *Mesh) Normalize() Frame {
 	if len(m.Positions) == 0 {
 		return Frame{Scale: 1}
