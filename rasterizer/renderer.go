@@ -82,8 +82,9 @@ type FrameStats struct {
 	// tasks with balancer.Search.
 	ScanConversion, ZBuffer, ZBufferIDs balancer.Stats
 	Visibility                          string // "64-bit atomicMin" or "32-bit: depths, then ids by search"
-	// GPU time of each stage and of the frame, from timestamps; Wall is
-	// the host's time for Render, read-backs for the decisions included.
+	// GPU time of each stage (summed over batches) and of the frame, from
+	// timestamps; Wall is the host's time for Render, read-backs for the
+	// decisions included.
 	SetupTime, ScanTime, ZBufferTime, ResolveTime, Total, Wall time.Duration
 }
 
@@ -519,7 +520,7 @@ func (f *frame) draw(b *mesh.GPU, first, base int) (int, error) {
 			return 0, err
 		}
 		st.Pixels += int64(scan.Reduce(r.sc, r.zLoop.Workload(), scan.Add))
-		zs, err := r.zLoop.Run(r.zSolution(r.zSol[0]))
+		zs, err := r.zLoop.Run(r.zSolution(r.zSol[0], st.Batches > 1))
 		if err != nil {
 			return 0, err
 		}
@@ -545,7 +546,7 @@ func (f *frame) draw(b *mesh.GPU, first, base int) (int, error) {
 			if err := r.zLoop.SetConfig(cfg); err != nil {
 				return 0, err
 			}
-			ids, err := r.zLoop.Run(r.zSolution(r.zSol[1]))
+			ids, err := r.zLoop.Run(r.zSolution(r.zSol[1], false))
 			if serr := r.zLoop.SetConfig(r.opts.ZBuffer); err == nil {
 				err = serr
 			}
@@ -632,8 +633,9 @@ func addPhaseTimes(dst *balancer.PhaseTimes, src balancer.PhaseTimes) {
 	dst.All = append(dst.All, src.All...)
 }
 
-// zSolution binds the z-buffer kernel prog's buffers and dispatches it.
-func (r *Renderer) zSolution(prog *gpu.Program) balancer.Solution {
+// zSolution binds the z-buffer kernel prog's buffers and dispatches it;
+// laterBatch tells the 32-bit depth pass that earlier batches left ids.
+func (r *Renderer) zSolution(prog *gpu.Program, laterBatch bool) balancer.Solution {
 	return balancer.SolutionFunc(func(it *balancer.Iteration) {
 		r.c.BindStorage(3, r.spans)
 		r.c.BindStorage(4, r.tris)
@@ -643,6 +645,13 @@ func (r *Renderer) zSolution(prog *gpu.Program) balancer.Solution {
 			r.c.BindStorage(7, r.winner)
 		}
 		prog.SetInt("width", int32(r.opts.Width))
+		if !r.vis64 && prog == r.zSol[0] {
+			later := int32(0)
+			if laterBatch {
+				later = 1
+			}
+			prog.SetInt("laterBatch", later)
+		}
 		it.Dispatch(prog)
 	})
 }

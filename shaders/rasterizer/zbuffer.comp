@@ -81,6 +81,9 @@ layout(std430, binding = 6) restrict buffer Prim { uint primBuf[]; };
 #endif
 
 uniform int width;
+#if !VIS64 && PASS == 1
+uniform int laterBatch; // 1 when earlier batches of the frame left ids
+#endif
 
 void balancerSolve(uint processor, uint span, uint task) {
     ivec4 s = spans[span];
@@ -94,8 +97,9 @@ void balancerSolve(uint processor, uint span, uint task) {
     atomicMin(vis[pix], (uint64_t(d) << 32) | uint64_t(t.z.w));
 #elif PASS == 1
     // A nearer depth makes the id that an earlier batch left here stale:
-    // clear it for PASS 2 (every writer stores the same value).
-    if (atomicMin(depthBuf[pix], d) > d) {
+    // clear it for PASS 2 (every writer stores the same value). The first
+    // batch finds every id cleared already.
+    if (atomicMin(depthBuf[pix], d) > d && laterBatch != 0) {
         primBuf[pix] = NO_PRIMITIVE;
     }
 #else
