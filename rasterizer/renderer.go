@@ -298,14 +298,15 @@ func (r *Renderer) Delete() {
 
 // grow makes *b hold at least n elements (1 at least, so it can be bound),
 // with a quarter to spare so that frames of similar size do not
-// reallocate.
+// reallocate, as far as a storage block allows.
 func grow[T any](c *gpu.Context, b **gpu.Buffer[T], n int, what string) error {
 	if *b != nil && (*b).Len() >= max(n, 1) {
 		return nil
 	}
 	(*b).Delete()
 	*b = nil
-	nb, err := gpu.NewBuffer[T](c, max(n+n/4, 1))
+	most := int(min(c.Caps().MaxSSBOSize/int64(unsafe.Sizeof(*new(T))), math.MaxInt32))
+	nb, err := gpu.NewBuffer[T](c, max(min(n+n/4, most), n, 1))
 	if err != nil {
 		return fmt.Errorf("rasterizer: %s (%d): %w", what, n, err)
 	}
