@@ -97,8 +97,10 @@ func edgeVertex(v *volume.Volume, iso float32, x, y, z, axis int) (p, n [3]float
 	for a := 0; a < 3; a++ {
 		g[a] = ga[a] + t*(gb[a]-ga[a])
 	}
-	l := float32(math.Sqrt(float64(g[0]*g[0] + g[1]*g[1] + g[2]*g[2])))
-	if !(l > 0) || math.IsInf(float64(l), 0) {
+	// In float64: with voxels 1e30 apart the gradient is near 1e-30, whose
+	// float32 squares underflow to 0.
+	l := math.Sqrt(float64(g[0])*float64(g[0]) + float64(g[1])*float64(g[1]) + float64(g[2])*float64(g[2]))
+	if !(l > 0) || math.IsInf(l, 0) {
 		// A flat or non-finite gradient: the edge's own direction, from the
 		// inside sample to the outside one, is the best normal there is.
 		if fb > fa {
@@ -108,5 +110,5 @@ func edgeVertex(v *volume.Volume, iso float32, x, y, z, axis int) (p, n [3]float
 		}
 		return p, n
 	}
-	return p, [3]float32{-g[0] / l, -g[1] / l, -g[2] / l}
+	return p, [3]float32{float32(-float64(g[0]) / l), float32(-float64(g[1]) / l), float32(-float64(g[2]) / l)}
 }

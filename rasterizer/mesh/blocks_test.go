@@ -46,7 +46,7 @@ func TestUploadBlocks(t *testing.T) {
 
 // TestNormalsHugeCoordinates: normals of a mesh at 1e20 and at 1e-20 are
 // those of the same mesh at unit size (float32 squares would overflow or
-// underflow), and Normalize brings both back to the unit mesh.
+// underflow), and ToUnitBox brings both back to the unit mesh.
 func TestNormalsHugeCoordinates(t *testing.T) {
 	unit := FromSoup([][3]float32{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 0}, {0, 1, 0}, {0, 0.5, 1}}, nil)
 	unit.ComputeNormals()
@@ -63,7 +63,7 @@ func TestNormalsHugeCoordinates(t *testing.T) {
 		if n := m.FaceNormal(1); math.Abs(float64(n[0]-1)) > 1e-6 {
 			t.Fatalf("scale %g: face normal %v", s, n)
 		}
-		f := m.Normalize()
+		f := m.ToUnitBox()
 		if f.Scale != float64(s)/2 {
 			t.Fatalf("scale %g: frame %+v", s, f)
 		}

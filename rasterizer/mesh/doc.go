@@ -18,7 +18,7 @@
 // storage block (MaxBlockTriangles) is uploaded as a chain of blocks
 // (GPU.Next), triangle ids counting on from block to block.
 //
-// Normals and Normalize work in float64, so that finite float32
+// Normals, Normalize and ToUnitBox work in float64, so that finite float32
 // coordinates of any size give finite normals, and a loaded mesh can be
 // brought into the unit box (its Frame kept) before cameras are fitted.
 //

@@ -177,7 +177,7 @@ func (m *Mesh) ComputeNormals() {
 }
 
 // Frame maps a mesh's coordinates back to those it was given in: world =
-// Center + Scale·p, in float64. Normalize returns it.
+// Center + Scale·p, in float64. ToUnitBox returns it.
 type Frame struct {
 	Center [3]float64
 	Scale  float64
@@ -188,7 +188,7 @@ func (f Frame) World(p [3]float32) [3]float64 {
 	return [3]float64{f.Center[0] + f.Scale*float64(p[0]), f.Center[1] + f.Scale*float64(p[1]), f.Center[2] + f.Scale*float64(p[2])}
 }
 
-// Normalize moves and scales the positions, in float64, so that the
+// ToUnitBox moves and scales the positions, in float64, so that the
 // bounding box of all of them is centred on the origin with half its
 // longest side 1, and returns the Frame that maps them back. Loaders call
 // it so that coordinates of any finite size (1e20, 1e-20, far from the
@@ -197,7 +197,7 @@ func (f Frame) World(p [3]float32) [3]float64 {
 // directions (the map is a translation and a uniform scale). A mesh
 // without positions, or whose positions all coincide, is only moved
 // (Scale 1). The positions must be finite (Validate).
-func (m *Mesh) Normalize() Frame {
+func (m *Mesh) ToUnitBox() Frame {
 	if len(m.Positions) == 0 {
 		return Frame{Scale: 1}
 	}
@@ -235,11 +235,9 @@ func Cross(a, b [3]float32) [3]float32 {
 // Dot is a·b.
 func Dot(a, b [3]float32) float32 { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
 
-// Normalize is a/|a|, or zero for a zero vector.
+// Normalize is a/|a|, or zero for a zero vector, computed in float64
+// after scaling by the largest component, so that vectors of any finite
+// size (a gradient of 1e-30, an edge of 1e20) give a unit vector.
 func Normalize(a [3]float32) [3]float32 {
-	l := float32(math.Sqrt(float64(Dot(a, a))))
-	if l == 0 {
-		return [3]float32{}
-	}
-	return [3]float32{a[0] / l, a[1] / l, a[2] / l}
+	return unit64([3]float64{float64(a[0]), float64(a[1]), float64(a[2])})
 }
