@@ -322,8 +322,8 @@ func (r *Renderer) run1D(step string, n int) {
 	r.c.Barrier(gpu.BarrierStorage)
 }
 
-// Render draws the triangles of m (every block of the chain; nil draws
-// none) as the camera sees them. The image and primitive ids stay on the
+// Render draws the triangles of m (every block of the chain; a nil mesh
+// is an error) as the camera sees them. The image and primitive ids stay on the
 // GPU until Image or Prims reads them. Triangles that are outside the view,
 // of zero area or not finite are counted in FrameStats.Setup and not
 // drawn; a camera matrix that is not finite, or a mesh whose triangles are
