@@ -323,11 +323,11 @@ func (r *Renderer) run1D(step string, n int) {
 }
 
 // Render draws the triangles of m (every block of the chain; a nil mesh
-// is an error) as the camera sees them. The image and primitive ids stay on the
-// GPU until Image or Prims reads them. Triangles that are outside the view,
-// of zero area or not finite are counted in FrameStats.Setup and not
-// drawn; a camera matrix that is not finite, or a mesh whose triangles are
-// all non-finite, is an error rather than a blank frame.
+// is an error) as the camera sees them. The image and primitive ids stay
+// on the GPU until Image or Prims reads them. Triangles that are outside
+// the view, of zero area or not finite are counted in FrameStats.Setup and
+// not drawn; a camera matrix that is not finite, or a mesh whose triangles
+// are all non-finite, is an error rather than a blank frame.
 //
 // Triangles go through the stages in batches whose set-up triangles and
 // spans each fit one storage block: usually one batch, the whole mesh; more
