@@ -2,6 +2,7 @@ package sssp
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -57,13 +58,13 @@ func ReadDIMACS(r io.Reader, name string) (*Graph, error) {
 			if f[1] != "sp" {
 				return nil, fail("field 2 (problem type): %q, want sp", f[1])
 			}
-			nv, err := strconv.ParseUint(f[2], 10, 64)
-			if err != nil || nv > maxDIMACSVertices {
-				return nil, fail("field 3 (vertices): %q is not a count of vertices in 0..%d, the reader's limit", f[2], maxDIMACSVertices)
+			nv, err := parseDIMACSInt(f[2], 0, maxDIMACSVertices)
+			if err != nil {
+				return nil, fail("field 3 (vertices): %v (the reader's limit)", err)
 			}
-			na, err := strconv.ParseUint(f[3], 10, 64)
-			if err != nil || na > maxEdges {
-				return nil, fail("field 4 (arcs): %q is not a count of arcs in 0..%d", f[3], uint64(maxEdges))
+			na, err := parseDIMACSInt(f[3], 0, maxEdges)
+			if err != nil {
+				return nil, fail("field 4 (arcs): %v", err)
 			}
 			n, m = int(nv), int(na)
 			edges = make([]Edge, 0, min(m, 1<<20)) // the header alone must not allocate gigabytes
@@ -76,21 +77,18 @@ func ReadDIMACS(r io.Reader, name string) (*Graph, error) {
 			}
 			var e Edge
 			for i, to := range []*int{&e.From, &e.To} {
-				v, err := strconv.ParseInt(f[i+1], 10, 64)
-				if err != nil || v < 1 || v > int64(n) {
-					return nil, fail("field %d (%s): %q is not a vertex in 1..%d", i+2, [...]string{"from", "to"}[i], f[i+1], n)
+				v, err := parseDIMACSInt(f[i+1], 1, int64(n))
+				if err != nil {
+					return nil, fail("field %d (%s): %v (the vertices)", i+2, [...]string{"from", "to"}[i], err)
 				}
 				*to = int(v - 1)
 			}
-			w, err := strconv.ParseInt(f[3], 10, 64)
-			if err != nil {
-				return nil, fail("field 4 (weight): %q is not an integer", f[3])
-			}
-			if w < 0 {
+			if w, err := strconv.ParseInt(f[3], 10, 64); err == nil && w < 0 {
 				return nil, fail("field 4 (weight): negative weight %d: Moore's and Dijkstra's algorithms need weights >= 0", w)
 			}
-			if w > MaxWeight {
-				return nil, fail("field 4 (weight): %d is above the largest weight, %d", w, uint64(MaxWeight))
+			w, err := parseDIMACSInt(f[3], 0, MaxWeight)
+			if err != nil {
+				return nil, fail("field 4 (weight): %v (the weights)", err)
 			}
 			e.Weight = w
 			if len(edges) == m {
@@ -111,6 +109,24 @@ func ReadDIMACS(r io.Reader, name string) (*Graph, error) {
 		return nil, fmt.Errorf("sssp: %s:%d: the problem line declares %d arcs, the file has %d", name, line, m, len(edges))
 	}
 	return NewGraph(n, edges)
+}
+
+// parseDIMACSInt reads a decimal integer in lo..hi. Its error tells a field
+// that is not an integer ("5.5", "x") from one that is, but outside the range
+// (a 30-digit vertex number): saying "not an integer" of the latter would
+// send the user looking for a typo that is not there.
+func parseDIMACSInt(s string, lo, hi int64) (int64, error) {
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		if errors.Is(err, strconv.ErrRange) {
+			return 0, fmt.Errorf("%q is out of range %d..%d", s, lo, hi)
+		}
+		return 0, fmt.Errorf("%q is not an integer in %d..%d", s, lo, hi)
+	}
+	if v < lo || v > hi {
+		return 0, fmt.Errorf("%s is out of range %d..%d", s, lo, hi)
+	}
+	return v, nil
 }
 
 // WriteDIMACS writes g in the format ReadDIMACS reads, vertices numbered

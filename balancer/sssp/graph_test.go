@@ -128,18 +128,23 @@ func TestReadDIMACS(t *testing.T) {
 	}
 	for _, c := range []struct{ src, want string }{
 		{"p sp 2 1\na 1 2 -5\n", "bad.gr:2: field 4 (weight): negative weight -5: Moore's and Dijkstra's algorithms need weights >= 0"},
-		{"p sp 2 1\na 1 3 5\n", "bad.gr:2: field 3 (to): \"3\" is not a vertex in 1..2"},
-		{"p sp 2 1\na 0 1 5\n", "bad.gr:2: field 2 (from): \"0\" is not a vertex in 1..2"},
-		{"p sp 2 1\na x 1 5\n", "bad.gr:2: field 2 (from): \"x\" is not a vertex"},
-		{"p sp 2 1\na 1 2 5.5\n", "bad.gr:2: field 4 (weight): \"5.5\" is not an integer"},
-		{"p sp 2 1\na 1 2 4294967295\n", "bad.gr:2: field 4 (weight): 4294967295 is above the largest weight"},
+		{"p sp 2 1\na 1 3 5\n", "bad.gr:2: field 3 (to): 3 is out of range 1..2 (the vertices)"},
+		{"p sp 2 1\na 0 1 5\n", "bad.gr:2: field 2 (from): 0 is out of range 1..2"},
+		{"p sp 2 1\na x 1 5\n", "bad.gr:2: field 2 (from): \"x\" is not an integer in 1..2 (the vertices)"},
+		{"p sp 2 1\na 1 2 5.5\n", "bad.gr:2: field 4 (weight): \"5.5\" is not an integer in 0..4294967294 (the weights)"},
+		{"p sp 2 1\na 1 2 4294967295\n", "bad.gr:2: field 4 (weight): 4294967295 is out of range 0..4294967294"},
+		{"p sp 2 1\na 1 2 99999999999999999999\n", "bad.gr:2: field 4 (weight): \"99999999999999999999\" is out of range 0..4294967294"},
+		{"p sp 2 1\na 1 2 -99999999999999999999\n", "bad.gr:2: field 4 (weight): \"-99999999999999999999\" is out of range 0..4294967294"},
+		{"p sp 2 1\na 99999999999999999999 2 1\n", "bad.gr:2: field 2 (from): \"99999999999999999999\" is out of range 1..2 (the vertices)"},
+		{"p sp 99999999999999999999 1\n", "bad.gr:1: field 3 (vertices): \"99999999999999999999\" is out of range 0..67108864"},
+		{"p sp 2 99999999999999999999\n", "bad.gr:1: field 4 (arcs): \"99999999999999999999\" is out of range 0..4294967295"},
 		{"p sp 2 1\na 1 2\n", "bad.gr:2: arc line has 3 fields, want 4"},
 		{"p sp 2 1\na 1 2 3 4\n", "bad.gr:2: arc line has 5 fields, want 4"},
 		{"a 1 2 3\n", "bad.gr:1: an arc before the problem line"},
 		{"c x\np max 2 1\n", "bad.gr:2: field 2 (problem type): \"max\", want sp"},
-		{"p sp two 1\n", "bad.gr:1: field 3 (vertices): \"two\" is not a count"},
-		{"p sp 2 -1\n", "bad.gr:1: field 4 (arcs): \"-1\" is not a count"},
-		{"p sp 67108865 0\n", "bad.gr:1: field 3 (vertices): \"67108865\" is not a count of vertices in 0..67108864, the reader's limit"},
+		{"p sp two 1\n", "bad.gr:1: field 3 (vertices): \"two\" is not an integer in 0..67108864"},
+		{"p sp 2 -1\n", "bad.gr:1: field 4 (arcs): -1 is out of range 0..4294967295"},
+		{"p sp 67108865 0\n", "bad.gr:1: field 3 (vertices): 67108865 is out of range 0..67108864 (the reader's limit)"},
 		{"p sp 2\n", "bad.gr:1: problem line has 3 fields, want 4"},
 		{"p sp 2 1\np sp 2 1\n", "bad.gr:2: a second problem line"},
 		{"p sp 2 2\na 1 2 3\n", "bad.gr:2: the problem line declares 2 arcs, the file has 1"},
@@ -161,6 +166,8 @@ func FuzzReadDIMACS(f *testing.F) {
 	f.Add("p sp 3 2\na 1 2 3\na 3 1 0\n")
 	f.Add("c\np sp 1 1\na 1 1 4294967294\n")
 	f.Add("p sp 0 0\n")
+	f.Add("p sp 2 1\na 99999999999999999999 2 1\n")
+	f.Add("p sp 2 1\na 1 2 -99999999999999999999\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		g, err := ReadDIMACS(strings.NewReader(src), "fuzz.gr")
 		if err != nil {
