@@ -1,6 +1,7 @@
 package isosurface
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/dpgl/dpgl/rasterizer/mesh"
@@ -18,12 +19,57 @@ import (
 //
 // A volume with a dimension of 1, or an isovalue no sample crosses, gives an
 // empty mesh. Where the field leaves the grid inside (the surface is cut by
-// the grid's faces) the mesh is open there; elsewhere it is closed.
+// the grid's faces) the mesh is open there; elsewhere it is closed. A cell
+// with a corner that is NaN or ±Inf (volume.Finite) makes no triangles: the
+// surface is open along a mask of NaNs.
+//
+// MarchingCubes is the reference; Extract is the same extraction with its
+// Stats and the checks a program serving users needs.
 func MarchingCubes(v *volume.Volume, iso float32) *mesh.Mesh {
-	m := &mesh.Mesh{Positions: [][3]float32{}, Normals: [][3]float32{}, Faces: [][3]uint32{}}
+	m, _, _ := marchingCubes(v, iso, math.MaxInt)
+	return m
+}
+
+// Stats counts the cells of one extraction.
+type Stats struct {
+	Cells     int // grid cells
+	NonFinite int // cells skipped, making no triangles, for a corner that is NaN or ±Inf
+	Triangles int
+}
+
+// Extract is MarchingCubes with its Stats, returning an error instead of a
+// mesh when iso is not finite, when no sample of v is finite (an error that
+// names the volume, not the isovalue), or when the surface grows past the
+// memory limit (volume.MemoryLimit): the mesh is checked as it grows, so
+// that a noisy volume fails before it takes the machine's memory.
+func Extract(v *volume.Volume, iso float32) (*mesh.Mesh, Stats, error) {
+	if !volume.Finite(iso) {
+		return nil, Stats{}, fmt.Errorf("isosurface: isovalue %v is not a finite number", iso)
+	}
+	if err := v.Validate(); err != nil {
+		return nil, Stats{}, fmt.Errorf("isosurface: %w", err)
+	}
+	if _, _, err := v.FiniteRange(); err != nil {
+		return nil, Stats{}, fmt.Errorf("isosurface: %w", err)
+	}
+	// An indexed mesh costs at most 12 bytes a face plus 24 a vertex, and
+	// marching cubes makes at most one vertex per face and a half.
+	maxFaces := int(volume.MemoryLimit() / (12 + 24*3/2))
+	m, st, ok := marchingCubes(v, iso, maxFaces)
+	if !ok {
+		return nil, st, fmt.Errorf("isosurface: the surface of the %dx%dx%d volume at %v has more than %d triangles, more than the memory limit of %s holds",
+			v.Dims[0], v.Dims[1], v.Dims[2], iso, maxFaces, volume.FormatBytes(volume.MemoryLimit()))
+	}
+	return m, st, nil
+}
+
+// marchingCubes stops with ok false when the mesh would pass maxFaces.
+func marchingCubes(v *volume.Volume, iso float32, maxFaces int) (m *mesh.Mesh, st Stats, ok bool) {
+	m = &mesh.Mesh{Positions: [][3]float32{}, Normals: [][3]float32{}, Faces: [][3]uint32{}}
 	nx, ny, nz := v.Dims[0], v.Dims[1], v.Dims[2]
+	st.Cells = v.Cells()
 	if nx < 2 || ny < 2 || nz < 2 {
-		return m
+		return m, st, true
 	}
 	// Vertex ids of the edges leaving each sample of two z layers
 	// (ids[layer][3*(x+nx*y)+axis]), -1 until made: the surface's vertices
@@ -55,14 +101,22 @@ func MarchingCubes(v *volume.Volume, iso float32) *mesh.Mesh {
 		}
 		for y := 0; y < ny-1; y++ {
 			for x := 0; x < nx-1; x++ {
-				cs := 0
+				cs, finite := 0, true
 				for c := 0; c < 8; c++ {
 					corner[c] = v.At(x+c&1, y+c>>1&1, z+c>>2&1)
 					if corner[c] > iso {
 						cs |= 1 << c
 					}
+					finite = finite && volume.Finite(corner[c])
+				}
+				if !finite {
+					st.NonFinite++
+					continue
 				}
 				t := caseTriangles[cs]
+				if len(m.Faces)+len(t)/3 > maxFaces {
+					return nil, st, false
+				}
 				for i := 0; i < len(t); i += 3 {
 					var f [3]uint32
 					for k := 0; k < 3; k++ {
@@ -75,7 +129,8 @@ func MarchingCubes(v *volume.Volume, iso float32) *mesh.Mesh {
 			}
 		}
 	}
-	return m
+	st.Triangles = len(m.Faces)
+	return m, st, true
 }
 
 // edgeVertex is the surface's crossing of the grid edge from sample

@@ -54,7 +54,8 @@ func runGrid(dims [3]int) (perRow, runs int) {
 // Steps 3 and 4 are split so that the vertex arithmetic runs with every
 // lane busy: most cells are empty, and a cell-per-lane generate would leave
 // most lanes idle. The output is the same as MarchingCubes', triangle for
-// triangle in the same order, to rounding. An Extractor keeps its programs
+// triangle in the same order, to rounding; cells with a corner that is NaN or
+// ±Inf make no triangles, and Stats counts them. An Extractor keeps its programs
 // and scratch buffers between calls (they grow to the largest volume seen:
 // 4 bytes a run and 8 a triangle); it is not safe for concurrent use.
 type Extractor struct {
@@ -67,7 +68,9 @@ type Extractor struct {
 	table    *gpu.Buffer[uint32]
 	counts   *gpu.Buffer[uint32]    // runs+1 used: counts, then offsets
 	records  *gpu.Buffer[[2]uint32] // per output triangle: cell, case | triangle<<8
+	skipped  *gpu.Buffer[uint32]    // cells of the last Dispatch with a corner not finite
 	runs     int                    // of the last Dispatch
+	cells    int                    // of the last Dispatch
 }
 
 // NewExtractor builds the kernels. s may be nil, in which case the
@@ -95,6 +98,10 @@ func NewExtractor(c *gpu.Context, s *scan.Scanner) (*Extractor, error) {
 		e.Delete()
 		return nil, err
 	}
+	if e.skipped, err = gpu.NewBuffer[uint32](c, 1); err != nil {
+		e.Delete()
+		return nil, err
+	}
 	return e, nil
 }
 
@@ -104,7 +111,8 @@ func (e *Extractor) Delete() {
 	e.table.Delete()
 	e.counts.Delete()
 	e.records.Delete()
-	e.table, e.counts, e.records = nil, nil, nil
+	e.skipped.Delete()
+	e.table, e.counts, e.records, e.skipped = nil, nil, nil, nil
 	if e.ownScan && e.s != nil {
 		e.s.Delete()
 		e.s = nil
@@ -180,7 +188,8 @@ func (e *Extractor) Dispatch(dst *mesh.GPU, vol *volume.GPU, iso float32) error 
 	if cells > 0 {
 		_, runs = runGrid(vol.Dims)
 	}
-	e.runs = runs
+	e.runs, e.cells = runs, cells
+	e.skipped.Fill(0)
 	if e.counts == nil || e.counts.Len() < runs+1 {
 		e.counts.Delete()
 		e.counts = nil
@@ -203,6 +212,7 @@ func (e *Extractor) Dispatch(dst *mesh.GPU, vol *volume.GPU, iso float32) error 
 		e.c.BindStorage(0, vol.Data)
 		e.c.BindStorage(1, e.table)
 		e.c.BindStorage(2, counts)
+		e.c.BindStorage(3, e.skipped)
 		e.classify.Dispatch1D((runs + 1 + wgSize - 1) / wgSize)
 		e.c.Barrier(gpu.BarrierStorage) // the scan reads counts
 	})
@@ -263,6 +273,16 @@ func (e *Extractor) setGrid(p *gpu.Program, vol *volume.GPU, iso float32) {
 	p.SetUint("cells", uint32(vol.Cells()))
 	p.SetUint("runs", uint32(runs))
 	p.SetUint("runsPerRow", uint32(perRow))
+}
+
+// Stats are the last Dispatch's cells, cells skipped for a corner that is
+// NaN or ±Inf, and triangles (as Count). They wait for the GPU.
+func (e *Extractor) Stats() Stats {
+	st := Stats{Cells: e.cells, Triangles: e.Count()}
+	if e.skipped != nil {
+		st.NonFinite = int(e.skipped.Get(0))
+	}
+	return st
 }
 
 // Count is the number of triangles of the last Dispatch. It waits for the

@@ -24,12 +24,28 @@ type Field struct {
 }
 
 // Sample evaluates the field at nx×ny×nz points spanning its domain box
-// (corners included), on all CPUs.
+// (corners included), on all CPUs. It panics when a dimension is below 2 or
+// the grid fails CheckGrid: a program sampling at a size its user chose
+// calls SampleGrid, which returns those as errors.
 func (f Field) Sample(nx, ny, nz int) *Volume {
-	if nx < 2 || ny < 2 || nz < 2 {
-		panic(fmt.Sprintf("volume: Field.Sample: %s at %dx%dx%d: every dimension must be at least 2", f.Name, nx, ny, nz))
+	v, err := f.SampleGrid([3]int{nx, ny, nz})
+	if err != nil {
+		panic(err.Error())
 	}
-	dims := [3]int{nx, ny, nz}
+	return v
+}
+
+// SampleGrid is Sample with an error, naming the dimensions and the
+// limit, when a dimension is below 2 or the grid fails CheckGrid; it
+// allocates nothing then.
+func (f Field) SampleGrid(dims [3]int) (*Volume, error) {
+	nx, ny, nz := dims[0], dims[1], dims[2]
+	if nx < 2 || ny < 2 || nz < 2 {
+		return nil, fmt.Errorf("volume: Field.Sample: %s at %dx%dx%d: every dimension must be at least 2", f.Name, nx, ny, nz)
+	}
+	if err := CheckGrid(dims); err != nil {
+		return nil, fmt.Errorf("volume: Field.Sample: %s: %w", f.Name, err)
+	}
 	var sp, org [3]float32
 	for a := 0; a < 3; a++ {
 		sp[a] = float32((f.Hi[a] - f.Lo[a]) / float64(dims[a]-1))
@@ -60,7 +76,7 @@ func (f Field) Sample(nx, ny, nz int) *Volume {
 		}(w)
 	}
 	wg.Wait()
-	return v
+	return v, nil
 }
 
 // SampleCube is Sample(n, n, n).

@@ -63,35 +63,97 @@ func (v *Volume) Bounds() (lo, hi [3]float32) {
 	return v.Origin, v.Position(v.Dims[0]-1, v.Dims[1]-1, v.Dims[2]-1)
 }
 
-// Range is the smallest and the largest sample, ignoring NaNs.
-func (v *Volume) Range() (lo, hi float32) {
-	lo, hi = float32(math.Inf(1)), float32(math.Inf(-1))
-	for _, s := range v.Data {
-		if s < lo {
-			lo = s
+// Finite reports whether a sample is a number: not NaN and not ±Inf.
+// Volumes often hold NaN outside a mask; marching cubes makes no surface in
+// a cell with a corner that is not finite, and every statistic over the
+// samples ignores them.
+func Finite(s float32) bool {
+	// The exponent bits all set is NaN or ±Inf; a bit test, because
+	// comparisons with NaN are what an optimizer likes to rewrite.
+	return math.Float32bits(s)&0x7f800000 != 0x7f800000
+}
+
+// Summary describes a volume's samples.
+type Summary struct {
+	Min, Max  float32 // of the finite samples; NaN when there are none
+	Finite    int     // samples that are numbers
+	NonFinite int     // samples that are NaN or ±Inf
+}
+
+// Summary scans the samples once.
+func (v *Volume) Summary() Summary {
+	s := Summary{Min: float32(math.Inf(1)), Max: float32(math.Inf(-1))}
+	for _, x := range v.Data {
+		if !Finite(x) {
+			s.NonFinite++
+			continue
 		}
-		if s > hi {
-			hi = s
-		}
+		s.Finite++
+		s.Min = min(s.Min, x)
+		s.Max = max(s.Max, x)
 	}
-	return lo, hi
+	if s.Finite == 0 {
+		s.Min, s.Max = float32(math.NaN()), float32(math.NaN())
+	}
+	return s
+}
+
+// Range is the smallest and the largest finite sample, ignoring NaN and
+// ±Inf; both are NaN when no sample is finite (FiniteRange says so with an
+// error).
+func (v *Volume) Range() (lo, hi float32) {
+	s := v.Summary()
+	return s.Min, s.Max
+}
+
+// FiniteRange is Range, or an error when no sample is finite: such a
+// volume has no isosurface at any isovalue. Callers that offer a range of
+// isovalues (the viewer's slider) or pick a default one use it.
+func (v *Volume) FiniteRange() (lo, hi float32, err error) {
+	s := v.Summary()
+	if s.Finite == 0 {
+		return s.Min, s.Max, fmt.Errorf("volume: none of the %d samples of the %dx%dx%d volume is a finite number (all are NaN or ±Inf), so it has no surface",
+			len(v.Data), v.Dims[0], v.Dims[1], v.Dims[2])
+	}
+	return s.Min, s.Max, nil
+}
+
+// DefaultIso is the isovalue to use when the user names none: the middle
+// of FiniteRange, computed in float64 so that the extremes of float32 do
+// not overflow to ±Inf.
+func (v *Volume) DefaultIso() (float32, error) {
+	lo, hi, err := v.FiniteRange()
+	if err != nil {
+		return 0, err
+	}
+	return float32((float64(lo) + float64(hi)) / 2), nil
 }
 
 // Gradient is the field's gradient at sample (x, y, z) in world units:
-// central differences inside the grid, one-sided differences on its faces,
-// and 0 along an axis with a single sample. Marching cubes interpolates it
+// central differences inside the grid, one-sided differences on its faces
+// and beside samples that are not finite (a mask's edge), and 0 along an
+// axis with a single sample, or at a sample that is not finite itself. Marching cubes interpolates it
 // along cell edges for vertex normals; the GPU kernels compute the same
 // expression in the same order (see shaders/isosurface/mc.glsl).
 func (v *Volume) Gradient(x, y, z int) [3]float32 {
 	p := [3]int{x, y, z}
 	var g [3]float32
+	if !Finite(v.At(x, y, z)) {
+		return g
+	}
 	for a := 0; a < 3; a++ {
 		lo, hi := p, p
 		if p[a] > 0 {
 			lo[a]--
+			if !Finite(v.At(lo[0], lo[1], lo[2])) {
+				lo[a]++
+			}
 		}
 		if p[a] < v.Dims[a]-1 {
 			hi[a]++
+			if !Finite(v.At(hi[0], hi[1], hi[2])) {
+				hi[a]--
+			}
 		}
 		if lo[a] == hi[a] {
 			continue

@@ -2,7 +2,8 @@
 // Marching cubes, pass 1: counts[j] = the number of triangles that the
 // cells of run j make (mc.glsl: RUN cells along x), for j < runs, and
 // counts[runs] = 0, so that an exclusive scan of counts[0 .. runs] gives
-// every run's output offset and, at index runs, the total.
+// every run's output offset and, at index runs, the total. Cells with a
+// corner that is not finite make no triangles; nonFinite counts them.
 // lint: WG_SIZE=64 RUN=1
 // lint: RUN=8
 
@@ -15,6 +16,7 @@ layout(local_size_x = WG_SIZE) in;
 #include "isosurface/mc.glsl"
 
 layout(std430, binding = 2) writeonly restrict buffer Counts { uint counts[]; };
+layout(std430, binding = 3) restrict buffer NonFinite { uint nonFinite; }; // zeroed by the host
 
 void main() {
     uint j = dpglGlobalIndex();
@@ -25,11 +27,17 @@ void main() {
     }
     uint len;
     uvec3 c = runStart(j, len);
-    uint left = faceCase(c), total = 0u;
+    uint left = faceCase(c), total = 0u, skipped = 0u;
     for (uint k = 0u; k < len; k++) {
         uint right = faceCase(c + uvec3(k + 1u, 0u, 0u));
-        total += table[left | (right << 1)];
+        uint cs = left | (right << 1);
+        if ((cs & NONFINITE) != 0u) {
+            skipped++;
+        } else {
+            total += table[cs];
+        }
         left = right;
     }
     counts[j] = total;
+    if (skipped != 0u) atomicAdd(nonFinite, skipped);
 }

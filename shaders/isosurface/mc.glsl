@@ -9,6 +9,11 @@
 // is inside (value > iso). Edge e runs along axis e/4 from corner
 // edgeLow[e].
 //
+// A cell with a corner that is NaN or ±Inf makes no triangles (as in
+// cpu.go): faceCase flags such a face with NONFINITE_LEFT, which the right
+// face's shift moves to NONFINITE_RIGHT, so a cell's case with either bit
+// set is skipped.
+//
 // Passes 1 and 3 give each invocation a run of RUN cells along x (the last
 // run of a row may be shorter): neighbouring cells share four samples, and
 // the scan between the passes is RUN times shorter.
@@ -36,6 +41,16 @@ float sampleAt(uvec3 p) {
     return field[p.x + dims.x * (p.y + dims.y * p.z)];
 }
 
+// finite: not NaN and not ±Inf, by the exponent bits (volume.Finite), which
+// no optimizer can reason away as it may `x == x`.
+bool finite(float x) {
+    return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u;
+}
+
+const uint NONFINITE_LEFT = 256u;
+const uint NONFINITE_RIGHT = 512u;
+const uint NONFINITE = NONFINITE_LEFT | NONFINITE_RIGHT;
+
 uvec3 cellOrigin(uint i) {
     uint cx = dims.x - 1u, cy = dims.y - 1u;
     return uvec3(i % cx, (i / cx) % cy, i / (cx * cy));
@@ -46,14 +61,17 @@ uvec3 cornerOf(uvec3 cell, uint c) {
 }
 
 // faceCase gives the case bits of the four corners of the face x = p.x
-// (y, z from p) at the positions of a cell's left face (bits 0, 2, 4, 6);
-// shifted left by one they are the right face's bits.
+// (y, z from p) at the positions of a cell's left face (bits 0, 2, 4, 6),
+// and NONFINITE_LEFT when a corner is not finite; shifted left by one they
+// are the right face's bits.
 uint faceCase(uvec3 p) {
+    float s[4] = float[4](sampleAt(p), sampleAt(p + uvec3(0u, 1u, 0u)),
+                          sampleAt(p + uvec3(0u, 0u, 1u)), sampleAt(p + uvec3(0u, 1u, 1u)));
     uint cs = 0u;
-    if (sampleAt(p) > iso) cs |= 1u;
-    if (sampleAt(p + uvec3(0u, 1u, 0u)) > iso) cs |= 4u;
-    if (sampleAt(p + uvec3(0u, 0u, 1u)) > iso) cs |= 16u;
-    if (sampleAt(p + uvec3(0u, 1u, 1u)) > iso) cs |= 64u;
+    for (uint k = 0u; k < 4u; k++) {
+        if (s[k] > iso) cs |= 1u << (2u * k);
+        if (!finite(s[k])) cs |= NONFINITE_LEFT;
+    }
     return cs;
 }
 
@@ -70,13 +88,23 @@ uint cellIndex(uvec3 c) {
     return c.x + (dims.x - 1u) * (c.y + (dims.y - 1u) * c.z);
 }
 
-// gradientAt: central differences inside the grid, one-sided on its faces.
+// gradientAt: central differences inside the grid, one-sided on its faces
+// and beside samples that are not finite, 0 at a sample that is not
+// finite (volume.Gradient).
 vec3 gradientAt(uvec3 p) {
-    vec3 g;
+    vec3 g = vec3(0.0);
+    if (!finite(sampleAt(p))) return g;
     for (int a = 0; a < 3; a++) {
         uvec3 lo = p, hi = p;
-        if (p[a] > 0u) lo[a] -= 1u;
-        if (p[a] < dims[a] - 1u) hi[a] += 1u;
+        if (p[a] > 0u) {
+            lo[a] -= 1u;
+            if (!finite(sampleAt(lo))) lo[a] += 1u;
+        }
+        if (p[a] < dims[a] - 1u) {
+            hi[a] += 1u;
+            if (!finite(sampleAt(hi))) hi[a] -= 1u;
+        }
+        if (lo[a] == hi[a]) continue;
         float d = sampleAt(hi) - sampleAt(lo);
         g[a] = d / (float(hi[a] - lo[a]) * spacing[a]);
     }

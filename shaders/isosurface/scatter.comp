@@ -34,7 +34,8 @@ void main() {
     for (uint k = 0u; k < len; k++) {
         uint right = faceCase(c + uvec3(k + 1u, 0u, 0u));
         uint cs = left | (right << 1);
-        uint n = table[cs];
+        uint n = (cs & NONFINITE) != 0u ? 0u : table[cs]; // as classify
+        cs &= 255u;
         for (uint s = 0u; s < n && slot < capacity; s++) {
             records[slot++] = uvec2(cell + k, cs | (s << 8));
         }
