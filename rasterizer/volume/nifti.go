@@ -89,10 +89,19 @@ func LoadNIfTI(path string) (*Volume, *NIfTIHeader, error) {
 // It is strict: a header that is truncated, has the wrong sizeof_hdr or
 // magic, an unsupported or inconsistent datatype and bitpix, absurd
 // dimensions (below 1, above 3-D, more than MaxNIfTIVoxels), a vox_offset
-// inside the header, non-finite scaling, or voxel data that is shorter or
-// longer than the dimensions say is rejected with an error naming the field.
-// Nothing larger than what the input really holds is allocated.
+// inside the header, non-finite scaling or scaling that takes a voxel beyond
+// float32, a pixdim whose extent float32 cannot hold, or voxel data that is
+// shorter or longer than the dimensions say is rejected with an error naming
+// the field and its value. NaN and ±Inf voxels are kept (they mark masks;
+// marching cubes skips them). A side of 1 is a volume without cells.
+//
+// The voxels are decoded straight from the stream into the volume: reading
+// allocates the volume and 256 KiB more. The volume must pass CheckGrid,
+// and when r tells its size (a file, a bytes.Reader) a header asking for
+// more voxels than the input can hold is refused before anything is
+// allocated.
 func ReadNIfTI(r io.Reader) (*Volume, *NIfTIHeader, error) {
+	size, sized := inputSize(r)
 	br := bufio.NewReader(r)
 	h := &NIfTIHeader{}
 	var src io.Reader = br
@@ -111,45 +120,104 @@ func ReadNIfTI(r io.Reader) (*Volume, *NIfTIHeader, error) {
 	if err := h.parse(raw[:]); err != nil {
 		return nil, nil, err
 	}
-	nvox := 1
-	for i := 1; i <= 3; i++ {
-		nvox *= int(h.Dim[i])
-	}
+	dims := [3]int{int(h.Dim[1]), int(h.Dim[2]), int(h.Dim[3])}
+	nvox := dims[0] * dims[1] * dims[2]
 	bytesPer := int(h.Bitpix) / 8
 	need := int64(nvox) * int64(bytesPer)
+	end := int64(h.VoxOffset) + need // the file's size, uncompressed
+
+	// The voxels are decoded straight into the volume, which is therefore
+	// allocated before they are read: when the input's size is known, a
+	// header that asks for more than it holds is refused first, so that a
+	// few hundred damaged bytes cannot make us allocate a gigabyte.
+	if sized && !h.Gzipped && size < end {
+		return nil, nil, fmt.Errorf("volume: NIfTI: data truncated: dim %v of %s need %d bytes after vox_offset %d, file has %d",
+			h.Dim[1:4], h.DatatypeName(), need, int64(h.VoxOffset), max(size-int64(h.VoxOffset), 0))
+	}
+	if sized && !h.Gzipped && size > end {
+		return nil, nil, fmt.Errorf("volume: NIfTI: data: file is longer than dim %v of %s (%d bytes after vox_offset %d): wrong size",
+			h.Dim[1:4], h.DatatypeName(), need, int64(h.VoxOffset))
+	}
+	if sized && h.Gzipped && end > maxDeflateRatio*size+1024 {
+		return nil, nil, fmt.Errorf("volume: NIfTI: data truncated: dim %v of %s need %d bytes, more than a %d-byte gzip stream can hold",
+			h.Dim[1:4], h.DatatypeName(), end, size)
+	}
+	if err := CheckGrid(dims); err != nil {
+		return nil, nil, fmt.Errorf("volume: NIfTI: dim %v: %w", h.Dim[1:4], err)
+	}
 
 	// Skip the 4-byte extension flag and any extensions up to vox_offset.
 	skip := int64(h.VoxOffset) - niftiHeaderSize
 	if n, err := io.CopyN(io.Discard, src, skip); err != nil {
-		return nil, nil, fmt.Errorf("volume: NIfTI: vox_offset: file ends %d bytes into the %d bytes before the voxel data (%w)", n, skip, noEOF(err))
+		return nil, nil, fmt.Errorf("volume: NIfTI: vox_offset: file ends %d bytes into the %d bytes before the voxel data (%w)", n, skip, h.streamErr(err))
 	}
-	// Read at most need+1 bytes, growing the buffer only as data arrives, so
-	// that a damaged header cannot make us allocate what the file lacks.
-	data, err := io.ReadAll(io.LimitReader(src, need+1))
-	if err != nil {
-		if h.Gzipped {
-			return nil, nil, fmt.Errorf("volume: NIfTI: gzip: %w", err)
+	v := New(dims, h.spacing(), [3]float32{})
+	// Decode a chunk at a time: the peak memory is the volume and one
+	// chunk, not the file's bytes as well.
+	chunk := make([]byte, min(need, 1<<18))
+	for i := 0; i < nvox; {
+		k := min(len(chunk)/bytesPer, nvox-i)
+		n, err := io.ReadFull(src, chunk[:k*bytesPer])
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			return nil, nil, fmt.Errorf("volume: NIfTI: data truncated: dim %v of %s need %d bytes after vox_offset %d, file has %d",
+				h.Dim[1:4], h.DatatypeName(), need, int64(h.VoxOffset), int64(i*bytesPer+n))
 		}
-		return nil, nil, fmt.Errorf("volume: NIfTI: data: %w", err)
+		if err != nil {
+			return nil, nil, fmt.Errorf("volume: NIfTI: data: %w", h.streamErr(err))
+		}
+		if err := h.decode(v.Data[i:i+k], chunk[:k*bytesPer], i); err != nil {
+			return nil, nil, err
+		}
+		i += k
 	}
-	if int64(len(data)) < need {
-		return nil, nil, fmt.Errorf("volume: NIfTI: data truncated: dim %v of %s need %d bytes after vox_offset %d, file has %d",
-			h.Dim[1:4], h.DatatypeName(), need, int64(h.VoxOffset), len(data))
-	}
-	if int64(len(data)) > need {
+	// Reading to the end makes gzip check its CRC and length.
+	var one [1]byte
+	switch n, err := io.ReadFull(src, one[:]); {
+	case n > 0:
 		return nil, nil, fmt.Errorf("volume: NIfTI: data: file is longer than dim %v of %s (%d bytes after vox_offset %d): wrong size",
 			h.Dim[1:4], h.DatatypeName(), need, int64(h.VoxOffset))
+	case err != io.EOF:
+		return nil, nil, fmt.Errorf("volume: NIfTI: data: %w", h.streamErr(err))
 	}
-	if h.Gzipped {
-		// Reading to the end makes gzip check its CRC and length.
-		if _, err := src.Read(make([]byte, 1)); err != io.EOF {
-			if err == nil {
-				err = errors.New("trailing data")
-			}
-			return nil, nil, fmt.Errorf("volume: NIfTI: gzip: %w", err)
-		}
-	}
+	return v, h, nil
+}
 
+// maxDeflateRatio bounds what deflate can expand a byte to: a 258-byte
+// match costs at least two bits, so no stream expands more than 1032 times.
+const maxDeflateRatio = 1032
+
+// inputSize is the number of bytes left in r when r can tell (a file, a
+// bytes.Reader): ReadNIfTI checks the header against it before it
+// allocates.
+func inputSize(r io.Reader) (int64, bool) {
+	switch r := r.(type) {
+	case interface{ Len() int }:
+		return int64(r.Len()), true
+	case *os.File:
+		fi, err := r.Stat()
+		if err != nil || !fi.Mode().IsRegular() {
+			return 0, false
+		}
+		off, err := r.Seek(0, io.SeekCurrent)
+		if err != nil {
+			return 0, false
+		}
+		return fi.Size() - off, true
+	}
+	return 0, false
+}
+
+// streamErr labels an error of the compressed stream as gzip's.
+func (h *NIfTIHeader) streamErr(err error) error {
+	err = noEOF(err)
+	if h.Gzipped {
+		return fmt.Errorf("gzip: %w", err)
+	}
+	return err
+}
+
+// spacing is pixdim[1..3], with a 0 (or an unused axis) read as 1.
+func (h *NIfTIHeader) spacing() [3]float32 {
 	var spacing [3]float32
 	for i := range spacing {
 		spacing[i] = h.Pixdim[i+1]
@@ -157,9 +225,7 @@ func ReadNIfTI(r io.Reader) (*Volume, *NIfTIHeader, error) {
 			spacing[i] = 1
 		}
 	}
-	v := New([3]int{int(h.Dim[1]), int(h.Dim[2]), int(h.Dim[3])}, spacing, [3]float32{})
-	h.decode(v.Data, data)
-	return v, h, nil
+	return spacing
 }
 
 func noEOF(err error) error {
@@ -229,6 +295,15 @@ func (h *NIfTIHeader) parse(b []byte) error {
 			return fmt.Errorf("volume: NIfTI: pixdim[%d] is %v, want a positive voxel spacing", i, h.Pixdim[i])
 		}
 	}
+	for i := 1; i <= min(3, int(h.Dim[0])); i++ {
+		// Positions are float32 downstream: the volume's extent must be
+		// one, with room for the sums a camera fit makes of the bounds
+		// ((lo+hi)/2, hi-lo), hence a quarter of the range.
+		if ext := float64(h.Pixdim[i]) * float64(h.Dim[i]-1); ext > math.MaxFloat32/4 {
+			return fmt.Errorf("volume: NIfTI: pixdim[%d] is %v: %d voxels span %.3g, beyond float32's range (%.3g)",
+				i, h.Pixdim[i], h.Dim[i], ext, math.MaxFloat32/4)
+		}
+	}
 	h.VoxOffset = f32(108)
 	if vo := float64(h.VoxOffset); !(vo >= niftiHeaderSize+4) || vo != math.Trunc(vo) || vo > niftiHeaderSize+maxNIfTIExtension {
 		return fmt.Errorf("volume: NIfTI: vox_offset is %v, want a whole number from 352 to %d", h.VoxOffset, niftiHeaderSize+maxNIfTIExtension)
@@ -245,8 +320,11 @@ func (h *NIfTIHeader) parse(b []byte) error {
 	return nil
 }
 
-// decode converts the stored voxels to float32 and applies the scaling.
-func (h *NIfTIHeader) decode(dst []float32, b []byte) {
+// decode converts the stored voxels b, the first of which is voxel first,
+// to float32 in dst and applies the scaling. A stored NaN or ±Inf stays one
+// (float volumes mark masked voxels so); a finite value that the scaling
+// takes beyond float32 is an error naming the fields.
+func (h *NIfTIHeader) decode(dst []float32, b []byte, first int) error {
 	bo := h.ByteOrder
 	var get func(i int) float64
 	switch h.Datatype {
@@ -272,6 +350,13 @@ func (h *NIfTIHeader) decode(dst []float32, b []byte) {
 		slope, inter = 1, 0 // the standard's "no scaling"
 	}
 	for i := range dst {
-		dst[i] = float32(slope*get(i) + inter)
+		stored := get(i)
+		f := float32(slope*stored + inter)
+		if !Finite(f) && !math.IsNaN(stored) && !math.IsInf(stored, 0) {
+			return fmt.Errorf("volume: NIfTI: voxel %d: scl_slope %v × stored %v + scl_inter %v is %.4g, beyond float32's ±%.4g",
+				first+i, h.SclSlope, stored, h.SclInter, slope*stored+inter, math.MaxFloat32)
+		}
+		dst[i] = f
 	}
+	return nil
 }
