@@ -176,26 +176,37 @@ func (f *expFlags) reduceForSoftware(d expDefaults) []string {
 func (f *expFlags) makeDataset() (*dataset.Pair, error) {
 	if f.volume == "" {
 		fl, _ := volume.ByName(f.field)
-		iso := fl.Iso
 		if f.given("iso") {
-			iso = float32(f.iso)
+			fl.Iso = float32(f.iso)
 		}
-		return f.checkPair(dataset.FromVolume(fmt.Sprintf("%s %d^3", fl.Name, f.res), fl.SampleCube(f.res), iso, f.reduction))
+		p, err := dataset.Sample(fl, f.res, f.reduction)
+		if err != nil {
+			return nil, fmt.Errorf("bench %s: -field %s -res %d: %w", f.cmd, fl.Name, f.res, err)
+		}
+		return f.checkPair(p)
 	}
 	v, _, err := volume.LoadNIfTI(f.volume)
 	if err != nil {
 		return nil, fmt.Errorf("bench %s: -volume %s: %w", f.cmd, f.volume, err)
 	}
-	lo, hi := v.Range()
-	if f.res > 0 && max(v.Dims[0], v.Dims[1], v.Dims[2]) > f.res {
-		v = resample(v, f.res)
+	iso, err := v.DefaultIso()
+	if err != nil {
+		return nil, fmt.Errorf("bench %s: -volume %s: %w", f.cmd, f.volume, err)
 	}
-	iso := (lo + hi) / 2
+	if f.res > 0 && max(v.Dims[0], v.Dims[1], v.Dims[2]) > f.res {
+		if v, err = volume.Resample(v, f.res); err != nil {
+			return nil, fmt.Errorf("bench %s: -volume %s -res %d: %w", f.cmd, f.volume, f.res, err)
+		}
+	}
 	if f.given("iso") {
 		iso = float32(f.iso)
 	}
 	name := fmt.Sprintf("%s %dx%dx%d", filepath.Base(f.volume), v.Dims[0], v.Dims[1], v.Dims[2])
-	return f.checkPair(dataset.FromVolume(name, v, iso, f.reduction))
+	p, err := dataset.New(name, v, iso, f.reduction)
+	if err != nil {
+		return nil, fmt.Errorf("bench %s: -volume %s: %w", f.cmd, f.volume, err)
+	}
+	return f.checkPair(p)
 }
 
 func (f *expFlags) checkPair(p *dataset.Pair) (*dataset.Pair, error) {
@@ -204,51 +215,6 @@ func (f *expFlags) checkPair(p *dataset.Pair) (*dataset.Pair, error) {
 		return nil, f.errorf("iso", fmt.Sprint(p.Iso), "the surface of %s is empty there (its values run from %g to %g)", p.Name, lo, hi)
 	}
 	return p, nil
-}
-
-// resample samples v trilinearly on a grid whose longest axis has n
-// points, spanning the same box.
-func resample(v *volume.Volume, n int) *volume.Volume {
-	longest := max(v.Dims[0], v.Dims[1], v.Dims[2])
-	var dims [3]int
-	var sp [3]float32
-	for a := 0; a < 3; a++ {
-		dims[a] = max(2, int(math.Round(float64(v.Dims[a]-1)*float64(n-1)/float64(longest-1)))+1)
-		sp[a] = v.Spacing[a] * float32(v.Dims[a]-1) / float32(dims[a]-1)
-	}
-	out := volume.New(dims, sp, v.Origin)
-	// src maps an output index on axis a to the source's index and weight.
-	src := func(a, i int) (int, float32) {
-		x := float64(i) * float64(v.Dims[a]-1) / float64(dims[a]-1)
-		i0 := min(int(x), v.Dims[a]-2)
-		return i0, float32(x - float64(i0))
-	}
-	for z := 0; z < dims[2]; z++ {
-		z0, fz := src(2, z)
-		for y := 0; y < dims[1]; y++ {
-			y0, fy := src(1, y)
-			for x := 0; x < dims[0]; x++ {
-				x0, fx := src(0, x)
-				var acc float32
-				for k := 0; k < 8; k++ {
-					dx, dy, dz := k&1, k>>1&1, k>>2
-					wgt := lerpW(fx, dx) * lerpW(fy, dy) * lerpW(fz, dz)
-					if wgt != 0 {
-						acc += wgt * v.At(x0+dx, y0+dy, z0+dz)
-					}
-				}
-				out.Data[out.Index(x, y, z)] = acc
-			}
-		}
-	}
-	return out
-}
-
-func lerpW(f float32, d int) float32 {
-	if d == 0 {
-		return 1 - f
-	}
-	return f
 }
 
 func fieldNames() []string {

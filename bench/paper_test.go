@@ -14,7 +14,6 @@ import (
 
 	"github.com/dpgl/dpgl/balancer"
 	"github.com/dpgl/dpgl/gpu/gputest"
-	"github.com/dpgl/dpgl/rasterizer/volume"
 )
 
 // readCSV parses a results CSV into records keyed by the header.
@@ -336,41 +335,5 @@ func TestParseViewsAndLanes(t *testing.T) {
 	}
 	if countDiffer([]uint32{1, 2, 3}, []uint32{4, 5, 6}, []uint32{1, 2, 9}, []uint32{4, 0, 6}) != 2 {
 		t.Fatal("countDiffer")
-	}
-}
-
-// TestResample checks the trilinear resampling of NIfTI volumes: a linear
-// field is reproduced exactly, and the box is kept.
-func TestResample(t *testing.T) {
-	v := volume.New([3]int{9, 5, 17}, [3]float32{0.5, 1, 0.25}, [3]float32{1, 2, 3})
-	lin := func(x, y, z float32) float32 { return 2*x - y + 0.5*z + 1 }
-	for z := 0; z < 17; z++ {
-		for y := 0; y < 5; y++ {
-			for x := 0; x < 9; x++ {
-				p := v.Position(x, y, z)
-				v.Data[v.Index(x, y, z)] = lin(p[0], p[1], p[2])
-			}
-		}
-	}
-	r := resample(v, 9)
-	if r.Dims != [3]int{5, 3, 9} {
-		t.Fatalf("dims %v, want [5 3 9]", r.Dims)
-	}
-	lo0, hi0 := v.Bounds()
-	lo1, hi1 := r.Bounds()
-	for a := 0; a < 3; a++ {
-		if d := hi1[a] - hi0[a]; lo1[a] != lo0[a] || d > 1e-5 || d < -1e-5 {
-			t.Fatalf("bounds %v-%v, want %v-%v", lo1, hi1, lo0, hi0)
-		}
-	}
-	for z := 0; z < r.Dims[2]; z++ {
-		for y := 0; y < r.Dims[1]; y++ {
-			for x := 0; x < r.Dims[0]; x++ {
-				p := r.Position(x, y, z)
-				if got, want := r.At(x, y, z), lin(p[0], p[1], p[2]); got-want > 1e-4 || want-got > 1e-4 {
-					t.Fatalf("at %d,%d,%d: %v, want %v", x, y, z, got, want)
-				}
-			}
-		}
 	}
 }

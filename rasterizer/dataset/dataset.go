@@ -47,6 +47,9 @@ type Pair struct {
 	// Lo and Hi bound the balanced set; views of both sets are fitted to
 	// them, so that the two are seen alike.
 	Lo, Hi [3]float32
+	// Extraction counts the cells of the marching-cubes run, those
+	// skipped for a NaN or ±Inf corner among them.
+	Extraction isosurface.Stats
 }
 
 // Default is the embedded default dataset: PerforatorJet at
@@ -56,19 +59,64 @@ func Default() *Pair {
 	return FromField(volume.Default(), DefaultResolution, DefaultReduction)
 }
 
-// FromField samples f at n^3 and extracts its surface at f.Iso.
+// FromField samples f at n^3 and extracts its surface at f.Iso. It panics
+// where Sample would fail: a program taking n from its user calls Sample.
 func FromField(f volume.Field, n, reduction int) *Pair {
-	return FromVolume(fmt.Sprintf("%s %d^3", f.Name, n), f.SampleCube(n), f.Iso, reduction)
+	p, err := Sample(f, n, reduction)
+	if err != nil {
+		panic("dataset: FromField: " + err.Error())
+	}
+	return p
 }
 
-// FromVolume extracts v's surface at iso with marching cubes and decimates
-// it to 1/reduction of its triangles (reduction >= 1; 1 keeps them all).
+// FromVolume is New for volumes known to be good (the built-in fields,
+// tests): it panics where New returns an error.
 func FromVolume(name string, v *volume.Volume, iso float32, reduction int) *Pair {
+	p, err := New(name, v, iso, reduction)
+	if err != nil {
+		panic("dataset: FromVolume: " + err.Error())
+	}
+	return p
+}
+
+// Sample samples f at n^3 (volume.Field.SampleGrid, which refuses sizes
+// beyond volume.CheckGrid's limits before allocating) and makes the pair
+// of its surface at f.Iso with New.
+func Sample(f volume.Field, n, reduction int) (*Pair, error) {
+	v, err := f.SampleGrid([3]int{n, n, n})
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %w", err)
+	}
+	return New(fmt.Sprintf("%s %d^3", f.Name, n), v, f.Iso, reduction)
+}
+
+// New extracts v's surface at iso with marching cubes (isosurface.Extract:
+// cells with a NaN or ±Inf corner are skipped and counted in
+// Pair.Extraction) and decimates it to 1/reduction of its triangles
+// (reduction >= 1; 1 keeps them all). It returns an error, naming the
+// volume and the value, for a volume no surface can come from (a side of
+// 1 sample, no finite sample), a non-finite isovalue, or a surface beyond
+// the memory limit (volume.MemoryLimit). An isovalue that no sample
+// crosses gives an empty pair, not an error: the caller knows which
+// isovalue its user chose.
+func New(name string, v *volume.Volume, iso float32, reduction int) (*Pair, error) {
 	if reduction < 1 {
-		panic(fmt.Sprintf("dataset: FromVolume: reduction %d, want >= 1", reduction))
+		panic(fmt.Sprintf("dataset: New: reduction %d, want >= 1", reduction))
+	}
+	if err := v.Validate(); err != nil {
+		return nil, fmt.Errorf("dataset: %s: %w", name, err)
+	}
+	for a, d := range v.Dims {
+		if d < 2 {
+			return nil, fmt.Errorf("dataset: %s: the %dx%dx%d volume is 1 sample thick along %c: it has no cells to extract a surface from",
+				name, v.Dims[0], v.Dims[1], v.Dims[2], "xyz"[a])
+		}
 	}
 	p := &Pair{Name: name, Volume: v, Iso: iso}
-	p.Balanced = isosurface.MarchingCubes(v, iso)
+	var err error
+	if p.Balanced, p.Extraction, err = isosurface.Extract(v, iso); err != nil {
+		return nil, fmt.Errorf("dataset: %s: %w", name, err)
+	}
 	if reduction == 1 || p.Balanced.Len() < reduction {
 		p.Unbalanced = p.Balanced
 	} else {
@@ -79,7 +127,7 @@ func FromVolume(name string, v *volume.Volume, iso float32, reduction int) *Pair
 	if p.Lo, p.Hi, ok = p.Balanced.Bounds(); !ok {
 		p.Lo, p.Hi = v.Bounds()
 	}
-	return p
+	return p, nil
 }
 
 // Camera is the view fitted to the pair's bounds for a w×h image.

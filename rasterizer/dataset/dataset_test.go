@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"bytes"
+	"math"
 	"strings"
 	"testing"
 
@@ -71,5 +72,45 @@ func TestSmallPair(t *testing.T) {
 	}
 	if rows := empty.Table1(64, 64); len(rows) != 4 || rows[0].Balanced.Triangles != 0 {
 		t.Fatalf("empty table: %+v", rows)
+	}
+}
+
+// TestNewRejects: volumes no surface can come from are errors that name
+// the volume, not the isovalue; NaN voxels are skipped and counted.
+func TestNewRejects(t *testing.T) {
+	nan := float32(math.NaN())
+	flat := volume.New([3]int{6, 5, 1}, [3]float32{1, 1, 1}, [3]float32{})
+	if _, err := New("flat", flat, 0, 2); err == nil || !strings.Contains(err.Error(), "flat: the 6x5x1 volume is 1 sample thick along z") {
+		t.Fatalf("a side of 1: %v", err)
+	}
+	allNaN := volume.New([3]int{3, 3, 3}, [3]float32{1, 1, 1}, [3]float32{})
+	for i := range allNaN.Data {
+		allNaN.Data[i] = nan
+	}
+	if _, err := New("nan", allNaN, 0, 2); err == nil || !strings.Contains(err.Error(), "none of the 27 samples") {
+		t.Fatalf("all NaN: %v", err)
+	}
+	if _, err := New("sphere", volume.Sphere().SampleCube(5), nan, 2); err == nil || !strings.Contains(err.Error(), "isovalue NaN") {
+		t.Fatalf("NaN isovalue: %v", err)
+	}
+	if _, err := Sample(volume.Sphere(), 100000, 2); err == nil || !strings.Contains(err.Error(), "100000x100000x100000") {
+		t.Fatalf("100000^3: %v", err)
+	}
+	// A NaN mask over half the sphere: the other half is extracted and
+	// decimated, the masked cells counted.
+	v := volume.Sphere().SampleCube(20)
+	for z := 0; z < 20; z++ {
+		for y := 0; y < 20; y++ {
+			for x := 0; x < 8; x++ {
+				v.Data[v.Index(x, y, z)] = nan
+			}
+		}
+	}
+	p, err := New("masked", v, 0, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Extraction.NonFinite != 8*19*19 || p.Balanced.Len() == 0 || p.Unbalanced.Len() == 0 || p.Lo[0] < -0.3 {
+		t.Fatalf("masked sphere: %+v, %d and %d triangles, bounds %v", p.Extraction, p.Balanced.Len(), p.Unbalanced.Len(), p.Lo)
 	}
 }

@@ -37,11 +37,19 @@ type Stats struct {
 	Triangles int
 }
 
+// BytesPerTriangle is what a triangle of an extracted surface is taken to
+// cost in host memory on its way to the screen, for the memory limit: 36
+// bytes in the indexed mesh (12 a face, 24 a vertex, about half a vertex a
+// face), about 135 in Decimate's working set (quadrics, adjacency, the
+// queue), and the soups the renderer uploads.
+const BytesPerTriangle = 256
+
 // Extract is MarchingCubes with its Stats, returning an error instead of a
 // mesh when iso is not finite, when no sample of v is finite (an error that
 // names the volume, not the isovalue), or when the surface grows past the
-// memory limit (volume.MemoryLimit): the mesh is checked as it grows, so
-// that a noisy volume fails before it takes the machine's memory.
+// memory limit (volume.MemoryLimit, at BytesPerTriangle a triangle): the
+// mesh is checked as it grows, so that a noisy volume fails before it takes
+// the machine's memory.
 func Extract(v *volume.Volume, iso float32) (*mesh.Mesh, Stats, error) {
 	if !volume.Finite(iso) {
 		return nil, Stats{}, fmt.Errorf("isosurface: isovalue %v is not a finite number", iso)
@@ -52,9 +60,7 @@ func Extract(v *volume.Volume, iso float32) (*mesh.Mesh, Stats, error) {
 	if _, _, err := v.FiniteRange(); err != nil {
 		return nil, Stats{}, fmt.Errorf("isosurface: %w", err)
 	}
-	// An indexed mesh costs at most 12 bytes a face plus 24 a vertex, and
-	// marching cubes makes at most one vertex per face and a half.
-	maxFaces := int(volume.MemoryLimit() / (12 + 24*3/2))
+	maxFaces := int(volume.MemoryLimit() / BytesPerTriangle)
 	m, st, ok := marchingCubes(v, iso, maxFaces)
 	if !ok {
 		return nil, st, fmt.Errorf("isosurface: the surface of the %dx%dx%d volume at %v has more than %d triangles, more than the memory limit of %s holds",

@@ -157,7 +157,7 @@ func TestExtractMemoryLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A limit that holds the volume but not the surface.
-	prev := volume.SetMemoryLimit(int64(m.Len()) * 30 / 2)
+	prev := volume.SetMemoryLimit(int64(m.Len()) * BytesPerTriangle / 2)
 	defer volume.SetMemoryLimit(prev)
 	_, st, err := Extract(v, 0)
 	if err == nil || !strings.Contains(err.Error(), "more than the memory limit") {
