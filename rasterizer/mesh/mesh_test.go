@@ -176,7 +176,7 @@ func TestPLYRejects(t *testing.T) {
 		{"two-gon", "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nproperty float y\nproperty float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n0 0 0\n2 0 0\n", "at least 3"},
 		{"not a number", "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nproperty float y\nproperty float z\nend_header\n0 zero 0\n", "not a number"},
 		{"fraction index", "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nproperty float y\nproperty float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n0 0 0\n3 0 0.5 0\n", "not an integer"},
-		{"nan", "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nproperty float y\nproperty float z\nend_header\n0 nan 0\n", "position 0"},
+		{"nan", "ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nproperty float y\nproperty float z\nend_header\n0 nan 0\n", "vertex 0: y is NaN, want a finite number"},
 		{"truncated binary", string(g[:len(g)-5]), "truncated"},
 		{"truncated vertices", string(g[:len(g)-4*13-20]), "truncated in vertex"},
 	}

@@ -160,7 +160,7 @@ func readPLYHeader(br *bufio.Reader) ([]plyElement, binary.ByteOrder, error) {
 	line := func() (string, error) {
 		s, err := br.ReadString('\n')
 		if err != nil {
-			return "", fmt.Errorf("mesh: PLY: header ends without end_header (%w)", errors.Join(err, io.ErrUnexpectedEOF))
+			return "", fmt.Errorf("mesh: PLY: header ends without end_header (%w)", unexpectedEOF(err))
 		}
 		if len(s) > 4096 {
 			return "", errors.New("mesh: PLY: header line longer than 4096 bytes")
@@ -268,7 +268,7 @@ func (r plyReader) readList(p plyProp, elem string, dst []float64) ([]float64, e
 		return nil, err
 	}
 	if c < 0 || c > plyMaxList {
-		return nil, fmt.Errorf("mesh: PLY: %s: list of %v items", what, c)
+		return nil, fmt.Errorf("mesh: PLY: %s: list count %v, want 0..%d", what, c, plyMaxList)
 	}
 	dst = dst[:0]
 	for i := 0; i < int(c); i++ {
@@ -290,7 +290,7 @@ type plyBinary struct {
 func (b *plyBinary) value(typ, what string) (float64, error) {
 	n := plySizes[typ]
 	if _, err := io.ReadFull(b.br, b.buf[:n]); err != nil {
-		return 0, fmt.Errorf("mesh: PLY: data truncated in %s (%w)", what, errors.Join(err, io.ErrUnexpectedEOF))
+		return 0, fmt.Errorf("mesh: PLY: data truncated in %s (%w)", what, unexpectedEOF(err))
 	}
 	s := b.buf[:n]
 	switch typ {
@@ -312,6 +312,15 @@ func (b *plyBinary) value(typ, what string) (float64, error) {
 	return math.Float64frombits(b.order.Uint64(s)), nil
 }
 
+// unexpectedEOF is err, with io.EOF made io.ErrUnexpectedEOF: the body
+// ended where the header promised more.
+func unexpectedEOF(err error) error {
+	if err == io.EOF {
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}
+
 type plyASCII struct {
 	br *bufio.Reader
 }
@@ -324,7 +333,7 @@ func (a *plyASCII) token(what string) (string, error) {
 			if sb.Len() > 0 && err == io.EOF {
 				return sb.String(), nil
 			}
-			return "", fmt.Errorf("mesh: PLY: data truncated in %s (%w)", what, errors.Join(err, io.ErrUnexpectedEOF))
+			return "", fmt.Errorf("mesh: PLY: data truncated in %s (%w)", what, unexpectedEOF(err))
 		}
 		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
 			if sb.Len() > 0 {
@@ -381,14 +390,27 @@ func readPLYVertices(rd plyReader, el plyElement, m *Mesh) error {
 		for j, p := range el.props {
 			v, err := rd.read(p, "vertex")
 			if err != nil {
-				return err
+				return fmt.Errorf("%w (vertex %d of the %d the header declares)", err, i, el.count)
 			}
 			vals[j] = v
 		}
-		get := func(n string) float32 { return float32(vals[idx[n]]) }
+		var bad error
+		get := func(n string) float32 {
+			v := vals[idx[n]]
+			f := float32(v)
+			if bad == nil && (math.IsNaN(v) || math.IsInf(v, 0)) {
+				bad = fmt.Errorf("mesh: PLY: vertex %d: %s is %v, want a finite number", i, n, v)
+			} else if bad == nil && math.IsInf(float64(f), 0) {
+				bad = fmt.Errorf("mesh: PLY: vertex %d: %s is %g, beyond float32's ±%g", i, n, v, math.MaxFloat32)
+			}
+			return f
+		}
 		m.Positions = append(m.Positions, [3]float32{get("x"), get("y"), get("z")})
 		if normals {
 			m.Normals = append(m.Normals, [3]float32{get("nx"), get("ny"), get("nz")})
+		}
+		if bad != nil {
+			return bad
 		}
 	}
 	return nil
@@ -414,13 +436,13 @@ func readPLYFaces(rd plyReader, el plyElement, m *Mesh) error {
 		for j, p := range el.props {
 			if j != list {
 				if _, err := rd.read(p, "face"); err != nil {
-					return err
+					return fmt.Errorf("%w (face %d of the %d the header declares)", err, i, el.count)
 				}
 				continue
 			}
 			var err error
 			if poly, err = rd.readList(p, "face", poly); err != nil {
-				return err
+				return fmt.Errorf("%w (face %d of the %d the header declares)", err, i, el.count)
 			}
 		}
 		if len(poly) < 3 {
@@ -428,7 +450,7 @@ func readPLYFaces(rd plyReader, el plyElement, m *Mesh) error {
 		}
 		for _, v := range poly {
 			if v < 0 || v >= nv {
-				return fmt.Errorf("mesh: PLY: face %d uses vertex %v of %d", i, v, len(m.Positions))
+				return fmt.Errorf("mesh: PLY: face %d uses vertex %v of %d: vertex_indices must be 0..%d", i, v, len(m.Positions), len(m.Positions)-1)
 			}
 		}
 		for k := 1; k+1 < len(poly); k++ {
