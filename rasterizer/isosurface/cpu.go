@@ -147,7 +147,9 @@ func edgeVertex(v *volume.Volume, iso float32, x, y, z, axis int) (p, n [3]float
 	b := [3]int{x, y, z}
 	b[axis]++
 	fa, fb := v.At(x, y, z), v.At(b[0], b[1], b[2])
-	t := (iso - fa) / (fb - fa)
+	// Halved before the differences, which therefore stay finite for any
+	// finite samples (±3e38 included): t is in [0, 1], never Inf/Inf.
+	t := (iso/2 - fa/2) / (fb/2 - fa/2)
 	idx := [3]float32{float32(x), float32(y), float32(z)}
 	idx[axis] += t
 	for a := 0; a < 3; a++ {
@@ -158,10 +160,15 @@ func edgeVertex(v *volume.Volume, iso float32, x, y, z, axis int) (p, n [3]float
 	for a := 0; a < 3; a++ {
 		g[a] = ga[a] + t*(gb[a]-ga[a])
 	}
-	// In float64: with voxels 1e30 apart the gradient is near 1e-30, whose
-	// float32 squares underflow to 0.
-	l := math.Sqrt(float64(g[0])*float64(g[0]) + float64(g[1])*float64(g[1]) + float64(g[2])*float64(g[2]))
-	if !(l > 0) || math.IsInf(l, 0) {
+	// Divided by its largest component first, so that the squares neither
+	// underflow nor overflow float32 when the spacing is extreme (a pixdim
+	// of 1e30 makes gradients of 1e-30).
+	s := max(abs32(g[0]), abs32(g[1]), abs32(g[2]))
+	if s > 0 && volume.Finite(s) {
+		g = [3]float32{g[0] / s, g[1] / s, g[2] / s}
+	}
+	l := float32(math.Sqrt(float64(g[0]*g[0] + g[1]*g[1] + g[2]*g[2])))
+	if !(l > 0) || !volume.Finite(l) {
 		// A flat or non-finite gradient: the edge's own direction, from the
 		// inside sample to the outside one, is the best normal there is.
 		if fb > fa {
@@ -171,5 +178,7 @@ func edgeVertex(v *volume.Volume, iso float32, x, y, z, axis int) (p, n [3]float
 		}
 		return p, n
 	}
-	return p, [3]float32{float32(-float64(g[0]) / l), float32(-float64(g[1]) / l), float32(-float64(g[2]) / l)}
+	return p, [3]float32{-g[0] / l, -g[1] / l, -g[2] / l}
 }
+
+func abs32(x float32) float32 { return math.Float32frombits(math.Float32bits(x) &^ (1 << 31)) }

@@ -202,3 +202,70 @@ func TestGPUNonFinite(t *testing.T) {
 	}
 	dst.Delete()
 }
+
+// TestExtremeSpacing: with a voxel spacing of 1e30 or 1e-20 (what a NIfTI
+// pixdim may say) the normals are those of spacing 1, not the edge
+// directions that an underflowing or overflowing length would give; CPU and
+// GPU alike.
+func TestExtremeSpacing(t *testing.T) {
+	c := gputest.Context(t)
+	e, err := NewExtractor(c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Delete()
+	unit := volume.Sphere().SampleCube(12)
+	unit.Spacing, unit.Origin = [3]float32{1, 1, 1}, [3]float32{}
+	want := MarchingCubes(unit, 0)
+	for _, sp := range []float32{1e30, 1e-20} {
+		v := unit.Clone()
+		v.Spacing = [3]float32{sp, sp, sp}
+		m := MarchingCubes(v, 0)
+		if m.Len() != want.Len() {
+			t.Fatalf("spacing %v: %d faces, %d at spacing 1", sp, m.Len(), want.Len())
+		}
+		for i, n := range m.Normals {
+			for a := 0; a < 3; a++ {
+				if math.Abs(float64(n[a]-want.Normals[i][a])) > 1e-5 {
+					t.Fatalf("spacing %v: normal %d is %v, %v at spacing 1", sp, i, n, want.Normals[i])
+				}
+			}
+		}
+		dst := extract(t, c, e, nil, v, 0)
+		pos, nrm := dst.DownloadSoup()
+		dst.Delete()
+		sameSoup(t, fmt.Sprint("spacing ", sp), v, m, pos, nrm)
+	}
+}
+
+// TestExtremeValues: samples near ±MaxFloat32 are finite, so their cells
+// make triangles, and the vertices must be finite too (a difference of
+// ±3e38 overflows float32 unless it is halved first).
+func TestExtremeValues(t *testing.T) {
+	c := gputest.Context(t)
+	e, err := NewExtractor(c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Delete()
+	v := volume.Sphere().SampleCube(10)
+	for i, s := range v.Data {
+		v.Data[i] = -3e38
+		if s > 0 {
+			v.Data[i] = 3e38
+		}
+	}
+	for _, iso := range []float32{0, 2.9e38, -2.9e38} {
+		m, st, err := Extract(v, iso)
+		if err != nil || st.Triangles == 0 {
+			t.Fatalf("iso %v: %v, %+v", iso, err, st)
+		}
+		if err := m.Validate(); err != nil {
+			t.Fatalf("iso %v: %v", iso, err)
+		}
+		dst := extract(t, c, e, nil, v, iso)
+		pos, nrm := dst.DownloadSoup()
+		dst.Delete()
+		sameSoup(t, fmt.Sprint("±3e38 at ", iso), v, m, pos, nrm)
+	}
+}

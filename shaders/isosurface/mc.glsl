@@ -117,14 +117,20 @@ void edgeVertex(uvec3 a, int axis, out vec3 pos, out vec3 nrm) {
     uvec3 b = a;
     b[axis] += 1u;
     float fa = sampleAt(a), fb = sampleAt(b);
-    float t = (iso - fa) / (fb - fa);
+    // Halved first, as in cpu.go, so that the differences stay finite;
+    // precise, so that the compiler does not factor the halving out.
+    precise float t = (iso * 0.5 - fa * 0.5) / (fb * 0.5 - fa * 0.5);
     vec3 idx = vec3(a);
     idx[axis] += t;
     pos = origin + idx * spacing;
     vec3 ga = gradientAt(a), gb = gradientAt(b);
     vec3 g = ga + t * (gb - ga);
+    // Scaled by the largest component so that length() neither underflows
+    // nor overflows at extreme spacings (cpu.go does the same).
+    float s = max(abs(g.x), max(abs(g.y), abs(g.z)));
+    if (s > 0.0 && finite(s)) g /= s;
     float l = length(g);
-    if (!(l > 0.0) || isinf(l)) {
+    if (!(l > 0.0) || !finite(l)) {
         // A flat gradient: the edge's direction, from inside to outside.
         nrm = vec3(0.0);
         nrm[axis] = fb > fa ? -1.0 : 1.0;
