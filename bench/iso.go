@@ -30,7 +30,15 @@ type isoResult struct {
 // by a first run, so the timed runs only dispatch) and the CPU reference.
 func measureIso(c *gpu.Context, e *isosurface.Extractor, f volume.Field, n, warm, reps int, cpu bool) (isoResult, error) {
 	r := isoResult{N: n}
-	v := f.SampleCube(n)
+	// Checked before sampling: a grid the GPU cannot hold would take
+	// minutes and gigabytes to sample first.
+	if err := volume.CheckStorage([3]int{n, n, n}, c.Caps().MaxSSBOSize); err != nil {
+		return r, fmt.Errorf("bench: iso -sizes %d: %w", n, err)
+	}
+	v, err := f.SampleGrid([3]int{n, n, n})
+	if err != nil {
+		return r, fmt.Errorf("bench: iso -sizes %d: %w", n, err)
+	}
 	gv, err := volume.Upload(c, v)
 	if err != nil {
 		return r, err

@@ -26,4 +26,12 @@
 // cell face from that face's corners alone (separating inside corners on
 // ambiguous faces), so neighbouring cells agree and the surface has no
 // cracks: a surface inside the grid is closed and watertight.
+//
+// A cell with a corner that is NaN or ±Inf (volume.Finite: float volumes
+// mark a mask's outside so) makes no triangles, on the GPU as on the CPU;
+// Stats (Extract's, Extractor.Stats) counts those cells. Extract, the
+// CPU entry point for programs, returns errors for what MarchingCubes, the
+// reference, takes as given: an isovalue that is not finite, a volume with
+// no finite sample, a surface beyond volume.MemoryLimit (checked as it
+// grows, at BytesPerTriangle a triangle).
 package isosurface

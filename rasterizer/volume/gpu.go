@@ -16,12 +16,15 @@ type GPU struct {
 	Data    *gpu.Buffer[float32]
 }
 
-// Upload copies v to a new GPU buffer. It returns an error when the samples
-// exceed the driver's largest storage block (2^25 floats, e.g. 320^3, on
-// llvmpipe).
+// Upload copies v to a new GPU buffer. It returns an error (CheckStorage's)
+// when the samples exceed the driver's largest storage block (2^25 floats,
+// e.g. 322^3, on llvmpipe).
 func Upload(c *gpu.Context, v *Volume) (*GPU, error) {
 	if err := v.Validate(); err != nil {
 		panic("volume: Upload: " + err.Error())
+	}
+	if err := CheckStorage(v.Dims, c.Caps().MaxSSBOSize); err != nil {
+		return nil, fmt.Errorf("volume: Upload: %w", err)
 	}
 	b, err := gpu.NewBufferFrom(c, v.Data)
 	if err != nil {
