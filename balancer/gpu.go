@@ -127,7 +127,7 @@ func (l *Loop[T]) runAssign(in Info) {
 	c.BindStorage(1, l.info)
 	c.BindStorage(2, l.assignment.Slice(0, l.p))
 	l.assign.SetUint("n", uint32(l.p))
-	l.assign.Dispatch1D((l.p + l.assign.GroupSize() - 1) / l.assign.GroupSize())
+	l.assign.DispatchInvocations(l.p)
 	c.Barrier(gpu.BarrierStorage) // the scan reads it
 }
 
@@ -167,7 +167,7 @@ func (m *gpuMachine[T]) redistribute(iter int, in Info) {
 		c.BindStorage(6, sentHeader)
 		c.BindStorage(7, problem)
 		l.heads.SetUint("n", uint32(n))
-		l.heads.Dispatch1D((n + l.heads.GroupSize() - 1) / l.heads.GroupSize())
+		l.heads.DispatchInvocations(n)
 		c.Barrier(gpu.BarrierStorage) // the sends read pointers and header
 	})
 	scan.Send(s, sentHeader, header, pointers)
@@ -178,7 +178,7 @@ func (m *gpuMachine[T]) redistribute(iter int, in Info) {
 		c.BindStorage(0, sentHeader)
 		c.BindStorage(1, chunk)
 		l.finish0.SetUint("n", uint32(n))
-		l.finish0.Dispatch1D((n + l.finish0.GroupSize() - 1) / l.finish0.GroupSize())
+		l.finish0.DispatchInvocations(n)
 		c.Barrier(gpu.BarrierStorage) // the segmented scan reads chunk
 	})
 	scan.SegmentedExclusiveScan(s, chunk, chunk, flags, scan.Add)
@@ -188,7 +188,7 @@ func (m *gpuMachine[T]) redistribute(iter int, in Info) {
 		c.BindStorage(2, l.next.workload.Slice(0, n))
 		c.BindStorage(3, l.next.parallelIndex.Slice(0, n))
 		l.finish1.SetUint("n", uint32(n))
-		l.finish1.Dispatch1D((n + l.finish1.GroupSize() - 1) / l.finish1.GroupSize())
+		l.finish1.DispatchInvocations(n)
 		c.Barrier(gpu.BarrierStorage) // the solution phase reads the new arrays
 	})
 	l.cur, l.next = l.next, l.cur

@@ -72,8 +72,7 @@ func (it *Iteration) Dispatch(p *gpu.Program) {
 	p.SetUint("balancerProcessors", uint32(it.Processors))
 	p.SetUint("balancerLanes", uint32(it.Lanes))
 	p.SetUint("balancerIterationIndex", uint32(it.Index))
-	gs := p.GroupSize()
-	p.Dispatch1D((it.Lanes + gs - 1) / gs)
+	p.DispatchInvocations(it.Lanes)
 }
 
 // solveOnce runs sol for one iteration and checks that it dispatched.

@@ -172,8 +172,7 @@ func (sr *strategyRun) dispatch(it *Iteration, p *gpu.Program) {
 	q.SetUint("balancerHeader", uint32(sr.header))
 	q.SetUint("balancerLaneState", uint32(sr.laneState))
 	sr.c.BindStorage(BindingStrategy, sr.state)
-	gs := q.GroupSize()
-	q.Dispatch1D((sr.lanes + gs - 1) / gs)
+	q.DispatchInvocations(sr.lanes)
 }
 
 // runStrategy is Run for the strategies other than Paper.
@@ -227,7 +226,7 @@ func (l *Loop[T]) runStrategy(sol Solution, st *Stats) error {
 		l.c.BindStorage(0, l.Workload())
 		l.c.BindStorage(1, l.ParallelIndex())
 		l.retire.SetUint("n", uint32(l.p))
-		l.retire.Dispatch1D((l.p + l.retire.GroupSize() - 1) / l.retire.GroupSize())
+		l.retire.DispatchInvocations(l.p)
 		l.c.Barrier(gpu.BarrierStorage) // whatever runs next reads the arrays
 	})
 	var h [headerWords]uint32

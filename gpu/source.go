@@ -66,7 +66,7 @@ func Expand(fsys fs.FS, name string, defines map[string]string) (*Source, error)
 		return nil, fmt.Errorf("gpu: %s: the first statement must be #version", name)
 	}
 	e := &expander{fsys: fsys, seen: map[string]bool{name: true}}
-	e.src.Files = []string{name}
+	e.src.Files = []string{e.fileName(name)}
 	var b strings.Builder
 	for _, l := range lines[:v+1] {
 		b.WriteString(l)
@@ -100,12 +100,12 @@ func (e *expander) body(b *strings.Builder, file string, id int, lines []string,
 	}
 	for i, l := range lines {
 		if versionRe.MatchString(l) {
-			return fmt.Errorf("gpu: %s:%d: #version inside an included file", file, first+i)
+			return fmt.Errorf("gpu: %s:%d: #version inside an included file", e.fileName(file), first+i)
 		}
 		m := includeRe.FindStringSubmatch(l)
 		if m == nil {
 			if strings.Contains(l, "#include") && strings.HasPrefix(strings.TrimSpace(l), "#") {
-				return fmt.Errorf("gpu: %s:%d: malformed #include (want #include \"file\")", file, first+i)
+				return fmt.Errorf("gpu: %s:%d: malformed #include (want #include \"file\")", e.fileName(file), first+i)
 			}
 			b.WriteString(l)
 			b.WriteByte('\n')
@@ -113,7 +113,7 @@ func (e *expander) body(b *strings.Builder, file string, id int, lines []string,
 		}
 		inc, data, err := e.open(path.Dir(file), m[1])
 		if err != nil {
-			return fmt.Errorf("gpu: %s:%d: #include %q: %v", file, first+i, m[1], err)
+			return fmt.Errorf("gpu: %s:%d: #include %q: %v", e.fileName(file), first+i, m[1], err)
 		}
 		// The directive's own line stays as an empty line so that the lines
 		// after the include keep their numbers.
@@ -123,7 +123,7 @@ func (e *expander) body(b *strings.Builder, file string, id int, lines []string,
 		}
 		e.seen[inc] = true
 		incID := len(e.src.Files)
-		e.src.Files = append(e.src.Files, inc)
+		e.src.Files = append(e.src.Files, e.fileName(inc))
 		fmt.Fprintf(b, "#line %d %d\n", incID*LineBase+1, incID)
 		if err := e.body(b, inc, incID, strings.Split(string(data), "\n"), 1); err != nil {
 			return err
@@ -131,6 +131,15 @@ func (e *expander) body(b *strings.Builder, file string, id int, lines []string,
 		fmt.Fprintf(b, "#line %d %d\n", id*LineBase+first+i+1, id)
 	}
 	return nil
+}
+
+// fileName is how messages name file: trees layered over dpgl's (WithShaders)
+// say which layer it came from.
+func (e *expander) fileName(file string) string {
+	if n, ok := e.fsys.(interface{ fileName(string) string }); ok {
+		return n.fileName(file)
+	}
+	return file
 }
 
 // open finds an include relative to dir, then from the root.

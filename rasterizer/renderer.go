@@ -318,7 +318,7 @@ func grow[T any](c *gpu.Context, b **gpu.Buffer[T], n int, what string) error {
 func (r *Renderer) run1D(step string, n int) {
 	p := r.prepare[step]
 	p.SetUint("n", uint32(n))
-	p.Dispatch1D((n + p.GroupSize() - 1) / p.GroupSize())
+	p.DispatchInvocations(n)
 	r.c.Barrier(gpu.BarrierStorage)
 }
 

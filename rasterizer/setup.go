@@ -99,7 +99,7 @@ func (s *setupStage) countPass(b *setupBatch) error {
 		s.c.BindStorage(1, s.counts)
 		s.c.BindStorage(4, s.stats)
 		s.uniforms(s.count, b)
-		s.count.Dispatch1D((b.n + s.count.GroupSize() - 1) / s.count.GroupSize())
+		s.count.DispatchInvocations(b.n)
 		s.c.Barrier(gpu.BarrierStorage)
 	})
 	return nil
@@ -115,7 +115,7 @@ func (s *setupStage) emitPass(b *setupBatch, tris gpu.Array[gpuTri], rows gpu.Ar
 		s.c.BindStorage(3, rows)
 		s.c.BindStorage(4, s.stats)
 		s.uniforms(s.emit, b)
-		s.emit.Dispatch1D((b.n + s.emit.GroupSize() - 1) / s.emit.GroupSize())
+		s.emit.DispatchInvocations(b.n)
 		s.c.Barrier(gpu.BarrierStorage)
 	})
 }

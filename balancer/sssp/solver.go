@@ -215,7 +215,7 @@ func (so *Solver) Run(source int) (Stats, error) {
 			so.c.BindStorage(4, so.loop.Problem())
 			so.c.BindStorage(5, so.inNext)
 			so.frontier.SetUint("n", uint32(front))
-			so.frontier.Dispatch1D((front + so.frontier.GroupSize() - 1) / so.frontier.GroupSize())
+			so.frontier.DispatchInvocations(front)
 			so.c.Barrier(gpu.BarrierStorage) // the loop reads its arrays, the relaxation inNext
 		})
 		ls, err := so.loop.Run(sol)
