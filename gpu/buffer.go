@@ -29,10 +29,11 @@ type Storage interface {
 // Context.Barrier(BarrierBufferUpdate) first. Read and Download issue that
 // barrier themselves.
 type Buffer[T any] struct {
-	ctx   *Context
-	id    uint32
-	n     int
-	label string // SetLabel's
+	ctx     *Context
+	id      uint32
+	n       int
+	deleted bool
+	label   string // SetLabel's
 }
 
 var checkedTypes sync.Map // reflect.Type -> error
@@ -129,8 +130,13 @@ func NewBufferFrom[T any](c *Context, data []T) (*Buffer[T], error) {
 	return b, nil
 }
 
-// Len is the number of elements.
-func (b *Buffer[T]) Len() int { return b.n }
+// Len is the number of elements; 0 after Delete.
+func (b *Buffer[T]) Len() int {
+	if b.deleted {
+		return 0
+	}
+	return b.n
+}
 
 // Context is the context that owns the buffer.
 func (b *Buffer[T]) Context() *Context { return b.ctx }
@@ -141,18 +147,18 @@ func (b *Buffer[T]) BufferID() uint32 { return b.id }
 // ByteOffset is 0: a Buffer is bound whole.
 func (b *Buffer[T]) ByteOffset() int { return 0 }
 
-// ByteSize is the size of the buffer in bytes.
-func (b *Buffer[T]) ByteSize() int { return b.n * int(unsafe.Sizeof(*new(T))) }
+// ByteSize is the size of the buffer in bytes; 0 after Delete.
+func (b *Buffer[T]) ByteSize() int { return b.Len() * int(unsafe.Sizeof(*new(T))) }
 
 func (b *Buffer[T]) live(fn string) {
 	if b == nil {
 		panic("gpu: " + fn + " on a nil *Buffer")
 	}
-	if b.n > 0 && b.id == 0 {
+	if b.deleted {
 		if b.label != "" {
 			panic("gpu: " + fn + " on a deleted Buffer: " + b.label)
 		}
-		panic("gpu: " + fn + " on a deleted Buffer")
+		panic(fmt.Sprintf("gpu: %s on a deleted Buffer[%T] (it had %d elements)", fn, *new(T), b.n))
 	}
 }
 
@@ -300,16 +306,22 @@ func (b *Buffer[T]) Slice(off, n int) Range[T] {
 	return Range[T]{b, off, n}
 }
 
-// Delete frees the GL buffer. It is idempotent.
+// Delete frees the GL buffer. It is idempotent. A deleted buffer has Len 0,
+// and any other use of it (Read, Write, binding it or a Range of it, ...)
+// panics naming it as deleted.
 func (b *Buffer[T]) Delete() {
-	if b == nil || b.id == 0 {
+	if b == nil || b.deleted {
+		return
+	}
+	b.deleted = true // n stays, for the messages about later use
+	if b.id == 0 {
 		return
 	}
 	b.ctx.Do(func() {
 		gl.DeleteBuffers(1, &b.id)
 		b.ctx.track(KindBuffer, -1)
 	})
-	b.id = 0 // n stays, so that later use is reported as use of a deleted buffer
+	b.id = 0
 }
 
 // Range is a view of part of a Buffer.
@@ -357,8 +369,15 @@ func (c *Context) BindStorage(binding int, s Storage) {
 	if binding < 0 || binding >= c.caps.MaxSSBOBindings {
 		panic(fmt.Sprintf("gpu: BindStorage: binding %d out of the driver's 0..%d", binding, c.caps.MaxSSBOBindings-1))
 	}
+	if es, ok := s.(elemStorage); ok && es.isDeleted() {
+		panic(fmt.Sprintf("gpu: BindStorage: binding %d: the %s[%s] was deleted", binding, storageKind(s), es.elemType()))
+	}
+	if c.bound == nil {
+		c.bound = make([]Storage, c.caps.MaxSSBOBindings)
+	}
 	if s == nil || s.ByteSize() == 0 {
 		gl.BindBufferBase(gl.SHADER_STORAGE_BUFFER, uint32(binding), 0)
+		c.bound[binding] = nil
 		return
 	}
 	if s.BufferID() == 0 {
@@ -368,6 +387,7 @@ func (c *Context) BindStorage(binding int, s Storage) {
 		}
 		panic(fmt.Sprintf("gpu: BindStorage: binding %d: %s", binding, what))
 	}
+	c.bound[binding] = s
 	off := s.ByteOffset()
 	if a := c.caps.SSBOOffsetAlignment; a > 0 && off%a != 0 {
 		panic(fmt.Sprintf("gpu: BindStorage: binding %d: byte offset %d is not a multiple of GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT (%d)", binding, off, a))

@@ -3,11 +3,13 @@ package gpu
 import (
 	"fmt"
 	"os"
+	"reflect"
 	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 	"unsafe"
 
 	"github.com/go-gl/gl/v4.5-core/gl"
@@ -32,7 +34,9 @@ type Platform interface {
 type Context struct {
 	platform Platform
 	tid      int
-	calls    chan call
+	calls    chan *call
+	cur      atomic.Pointer[call] // the call the GL thread runs now
+	stall    atomic.Pointer[stallReport]
 	stopped  chan struct{}
 	deleted  atomic.Bool
 
@@ -40,14 +44,16 @@ type Context struct {
 	debug bool
 
 	programs programCache
-	vao      uint32 // the empty vertex array that attribute-less draws need
+	bound    []Storage // what BindStorage bound at each binding, for the layout check (GL thread only)
+	vao      uint32    // the empty vertex array that attribute-less draws need
 	live     [numKinds]atomic.Int64
 	made     [numKinds]atomic.Int64
 }
 
 type call struct {
-	f    func()
-	done chan any
+	f     func()
+	done  chan any
+	since time.Time // when the GL thread started it
 }
 
 // glLoad guards go-gl's global function pointers, which are loaded once per
@@ -70,7 +76,7 @@ func NewHeadless() (*Context, error) {
 func New(p Platform) (*Context, error) {
 	c := &Context{
 		platform: p,
-		calls:    make(chan call),
+		calls:    make(chan *call),
 		stopped:  make(chan struct{}),
 		debug:    debugGL || os.Getenv("DPGL_GL_DEBUG") != "",
 	}
@@ -88,6 +94,8 @@ func (c *Context) loop(ready chan<- error) {
 	// The thread is never unlocked: a thread that held a GL context is left
 	// to die with its goroutine rather than be handed to other goroutines.
 	c.tid = syscall.Gettid()
+	glThreads.Store(c.tid, c)
+	defer glThreads.Delete(c.tid)
 	procAddr, name, err := c.platform.Open(c.debug)
 	if err != nil {
 		close(c.stopped)
@@ -102,7 +110,11 @@ func (c *Context) loop(ready chan<- error) {
 	}
 	ready <- nil
 	for k := range c.calls {
-		k.done <- runCall(k.f)
+		k.since = time.Now()
+		c.cur.Store(k)
+		p := runCall(k.f)
+		c.cur.Store(nil)
+		k.done <- p
 	}
 	c.programs.deleteAll(c)
 	if c.vao != 0 {
@@ -159,11 +171,100 @@ func (c *Context) Do(f func()) {
 	if c.deleted.Load() {
 		panic("gpu: Context used after Delete")
 	}
-	done := make(chan any, 1)
-	c.calls <- call{f, done}
-	if p := <-done; p != nil {
+	k := &call{f: f, done: make(chan any, 1)}
+	select {
+	case c.calls <- k:
+	default:
+		c.wait(k)
+	}
+	if p := <-k.done; p != nil {
 		panic(p)
 	}
+}
+
+// A Do whose function waits for another goroutine that itself calls Do
+// (Buffer.Read, scan.Reduce, ...) deadlocks: the GL thread runs one
+// function at a time, and the inner Do waits for the outer one to end. Go
+// cannot see that dependency, so wait watches for its symptom: a Do that
+// has waited a long time for a GL thread held all that time by one other
+// call. It reports that once per waiting Do and keeps waiting (a call may
+// just be slow); it never reports while the thread serves other calls.
+
+type stallReport struct {
+	after  time.Duration
+	report func(msg string)
+}
+
+// DefaultStallReport is how long a Do waits for a GL thread held by one
+// other call before the stall is reported on standard error.
+const DefaultStallReport = 60 * time.Second
+
+// SetStallReport sets how long a Do may wait for a GL thread held all that
+// time by one other call of Do before report is called with a message
+// naming both callers and the likely cause (a Do that waits for a
+// goroutine calling Do). after <= 0 turns the report off; report nil
+// writes to standard error. The default: DefaultStallReport, to standard
+// error.
+func (c *Context) SetStallReport(after time.Duration, report func(msg string)) {
+	if report == nil {
+		report = func(msg string) { fmt.Fprintln(os.Stderr, msg) }
+	}
+	c.stall.Store(&stallReport{after, report})
+}
+
+// wait hands k to the GL thread when it is busy, reporting a stall.
+func (c *Context) wait(k *call) {
+	sr := c.stall.Load()
+	if sr == nil {
+		sr = &stallReport{DefaultStallReport, func(msg string) { fmt.Fprintln(os.Stderr, msg) }}
+	}
+	if sr.after <= 0 {
+		c.calls <- k
+		return
+	}
+	t := time.NewTimer(sr.after)
+	defer t.Stop()
+	start := time.Now()
+	for {
+		select {
+		case c.calls <- k:
+			return
+		case <-t.C:
+			if cur := c.cur.Load(); cur != nil && time.Since(cur.since) >= sr.after {
+				held := time.Since(cur.since).Round(time.Millisecond)
+				sr.report(fmt.Sprintf("gpu: a Do called from %s has waited %v for the GL thread, which one Do (of %s) has held for %v: "+
+					"if that Do's function waits for a goroutine that calls Do (a Buffer method, scan.Reduce, ...), they are deadlocked; "+
+					"call such work from the Do's own function, where Do runs at once, or after it",
+					callerOutsideGPU(), time.Since(start).Round(time.Millisecond), funcName(cur.f), held))
+				c.calls <- k
+				return
+			}
+			t.Reset(sr.after)
+		}
+	}
+}
+
+// callerOutsideGPU names the first caller outside this package.
+func callerOutsideGPU() string {
+	pcs := make([]uintptr, 32)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs)])
+	for {
+		f, more := frames.Next()
+		if !strings.HasPrefix(f.Function, "github.com/dpgl/dpgl/gpu.") {
+			return fmt.Sprintf("%s (%s:%d)", f.Function, f.File, f.Line)
+		}
+		if !more {
+			return "?"
+		}
+	}
+}
+
+func funcName(f func()) string {
+	if fn := runtime.FuncForPC(reflect.ValueOf(f).Pointer()); fn != nil {
+		file, line := fn.FileLine(fn.Entry())
+		return fmt.Sprintf("%s, %s:%d", fn.Name(), file, line)
+	}
+	return "?"
 }
 
 // OnThread reports whether the caller runs on the GL thread (inside Do).
@@ -172,10 +273,19 @@ func (c *Context) OnThread() bool { return syscall.Gettid() == c.tid }
 // mustOnThread is the check behind every raw GL call of this package: a GL
 // call on another thread silently reads garbage, so it is refused loudly.
 func (c *Context) mustOnThread(what string) {
-	if syscall.Gettid() != c.tid {
-		panic("gpu: " + what + " called off the GL thread; wrap it in Context.Do")
+	tid := syscall.Gettid()
+	if tid == c.tid {
+		return
 	}
+	if other, ok := glThreads.Load(tid); ok && other != c {
+		panic("gpu: " + what + " called inside the Do of another Context than the one it belongs to; run it in its own Context's Do (GL objects cannot be shared between contexts)")
+	}
+	panic("gpu: " + what + " called off the GL thread; wrap it in Context.Do")
 }
+
+// glThreads maps the thread ids of the GL threads of live contexts to their
+// Context, so that a call on the wrong one says so.
+var glThreads sync.Map
 
 // Caps returns the capabilities read when the context was made.
 func (c *Context) Caps() *Caps { return &c.caps }

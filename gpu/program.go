@@ -26,6 +26,8 @@ type Program struct {
 	files   []stageFile
 	defines map[string]string
 	active  []activeUniform // filled by CopyUniforms on first use
+	blocks  []storageBlock  // filled on first dispatch
+	decl    declared        // the uniforms and blocks its source declares
 }
 
 type programCache struct {
@@ -176,6 +178,11 @@ func (c *Context) build(name string, stages []stageSource) (*Program, error) {
 		return nil, fmt.Errorf("gpu: linking %s:\n%s", name, stages[0].src.MapLog(log))
 	}
 	p := &Program{ctx: c, id: prog, name: name, uniforms: map[string]int32{}}
+	texts := make([]string, len(stages))
+	for i, st := range stages {
+		texts[i] = st.src.Text
+	}
+	p.decl = declarations(texts...)
 	if stages[0].kind == gl.COMPUTE_SHADER {
 		var ls [3]int32
 		gl.GetProgramiv(prog, gl.COMPUTE_WORK_GROUP_SIZE, &ls[0])
@@ -222,6 +229,7 @@ func (p *Program) location(name string) int32 {
 		return l
 	}
 	l := gl.GetUniformLocation(p.id, gl.Str(name+"\x00"))
+	p.checkUniform(name, l)
 	p.uniforms[name] = l
 	return l
 }
@@ -312,6 +320,7 @@ func (p *Program) Dispatch(x, y, z int) {
 	if x == 0 || y == 0 || z == 0 {
 		return
 	}
+	p.checkBindings()
 	gl.UseProgram(p.id)
 	gl.DispatchCompute(uint32(x), uint32(y), uint32(z))
 	c.check("glDispatchCompute " + p.name)
@@ -350,6 +359,7 @@ func (p *Program) DispatchIndirect(s Storage, off int) {
 	if off%4 != 0 || off < 0 || off+12 > s.ByteSize() {
 		panic(fmt.Sprintf("gpu: %s: indirect offset %d invalid for a %d-byte buffer", p.name, off, s.ByteSize()))
 	}
+	p.checkBindings()
 	gl.UseProgram(p.id)
 	gl.BindBuffer(gl.DISPATCH_INDIRECT_BUFFER, s.BufferID())
 	gl.DispatchComputeIndirect(s.ByteOffset() + off)

@@ -1,0 +1,201 @@
+package gpu
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/go-gl/gl/v4.5-core/gl"
+)
+
+// The struct-layout check. A Buffer[T] holds Go values byte for byte; the
+// shader reads them with the std430 layout of the block it is bound to. When
+// the block's array has another stride than T's size (a Go record of 8 bytes
+// where the GLSL struct has 12), every element after the first is read from
+// the wrong place and the results are silently wrong. So each dispatch
+// compares, for every active storage block of the program that ends in an
+// array, the array stride the driver reports (the program interface query
+// GL_TOP_LEVEL_ARRAY_STRIDE) with the element size of the Buffer or Range
+// bound at the block's binding (BindStorage records it), and panics naming
+// the block and both sizes. Storage of other types (not a Buffer or Range)
+// is not checked.
+
+// storageBlock is one active shader storage block of a program.
+type storageBlock struct {
+	name    string
+	binding int
+	stride  int // the stride of its last top-level array, 0 when it has none
+}
+
+// elemStorage is what Buffer[T] and Range[T] tell the layout check.
+type elemStorage interface {
+	elemSize() int
+	elemType() string
+	isDeleted() bool
+}
+
+func (b *Buffer[T]) elemSize() int       { return esize[T]() }
+func (b *Buffer[T]) elemType() string    { return fmt.Sprintf("%T", *new(T)) }
+func (b *Buffer[T]) isDeleted() bool     { return b.deleted }
+func (b *Buffer[T]) storageKind() string { return "Buffer" }
+func (r Range[T]) elemSize() int         { return esize[T]() }
+func (r Range[T]) elemType() string      { return fmt.Sprintf("%T", *new(T)) }
+func (r Range[T]) isDeleted() bool       { return r.Buf != nil && r.Buf.deleted }
+
+// storageBlocks lists p's active storage blocks, queried once. On the GL
+// thread.
+func (p *Program) storageBlocks() []storageBlock {
+	if p.blocks != nil {
+		return p.blocks
+	}
+	var n, nameLen int32
+	gl.GetProgramInterfaceiv(p.id, gl.SHADER_STORAGE_BLOCK, gl.ACTIVE_RESOURCES, &n)
+	gl.GetProgramInterfaceiv(p.id, gl.SHADER_STORAGE_BLOCK, gl.MAX_NAME_LENGTH, &nameLen)
+	buf := make([]byte, nameLen+1)
+	blocks := make([]storageBlock, 0, n)
+	for i := uint32(0); i < uint32(n); i++ {
+		var length int32
+		gl.GetProgramResourceName(p.id, gl.SHADER_STORAGE_BLOCK, i, int32(len(buf)), &length, &buf[0])
+		b := storageBlock{name: string(buf[:length])}
+		var props = [2]uint32{gl.BUFFER_BINDING, gl.NUM_ACTIVE_VARIABLES}
+		var vals [2]int32
+		gl.GetProgramResourceiv(p.id, gl.SHADER_STORAGE_BLOCK, i, 2, &props[0], 2, nil, &vals[0])
+		b.binding = int(vals[0])
+		if vals[1] > 0 {
+			vars := make([]int32, vals[1])
+			prop := uint32(gl.ACTIVE_VARIABLES)
+			gl.GetProgramResourceiv(p.id, gl.SHADER_STORAGE_BLOCK, i, 1, &prop, vals[1], nil, &vars[0])
+			// The block's array is its last member: the active variable
+			// with the largest offset that is a top-level array.
+			last := -1
+			for _, v := range vars {
+				vp := [3]uint32{gl.OFFSET, gl.TOP_LEVEL_ARRAY_SIZE, gl.TOP_LEVEL_ARRAY_STRIDE}
+				var vv [3]int32
+				gl.GetProgramResourceiv(p.id, gl.BUFFER_VARIABLE, uint32(v), 3, &vp[0], 3, nil, &vv[0])
+				if vv[2] > 0 && int(vv[0]) > last && vv[1] != 1 {
+					last, b.stride = int(vv[0]), int(vv[2])
+				}
+			}
+		}
+		blocks = append(blocks, b)
+	}
+	sort.Slice(blocks, func(i, j int) bool { return blocks[i].binding < blocks[j].binding })
+	p.blocks = blocks
+	p.ctx.check("storage block queries " + p.name)
+	return blocks
+}
+
+// checkBindings runs before every dispatch of p: the layout check always,
+// and in debug mode the check that every block p uses has storage bound.
+func (p *Program) checkBindings() {
+	c := p.ctx
+	for _, b := range p.storageBlocks() {
+		var s Storage
+		if b.binding < len(c.bound) {
+			s = c.bound[b.binding]
+		}
+		if es, ok := s.(elemStorage); ok && b.stride > 0 && es.elemSize() != b.stride {
+			panic(fmt.Sprintf("gpu: %s: storage block %s (binding %d) has an array stride of %d bytes in GLSL, but the %s bound there has elements of %d bytes (%s): the Go type must match the std430 layout, padding included",
+				p.name, b.name, b.binding, b.stride, storageKind(s), es.elemSize(), es.elemType()))
+		}
+		if c.debug {
+			var id int32
+			gl.GetIntegeri_v(gl.SHADER_STORAGE_BUFFER_BINDING, uint32(b.binding), &id)
+			if id == 0 {
+				panic(fmt.Sprintf("gpu: %s: storage block %s (binding %d) is used by the shader, but no buffer is bound there (DPGL_GL_DEBUG)", p.name, b.name, b.binding))
+			}
+		}
+	}
+}
+
+func storageKind(s Storage) string {
+	if _, ok := s.(interface{ storageKind() string }); ok {
+		return "Buffer"
+	}
+	return "Range"
+}
+
+// Declarations found in a program's source, for the checks of names:
+// "buffer Name {" and "uniform type a, b[3];". They are read from the
+// expanded text, so a declaration that the preprocessor drops still counts
+// (a name set but never used is harmless); a name never declared is a
+// misspelling.
+var (
+	blockDeclRe   = regexp.MustCompile(`\bbuffer\s+([A-Za-z_]\w*)\s*\{`)
+	uniformDeclRe = regexp.MustCompile(`(?m)^\s*(?:layout\s*\([^)]*\)\s*)?uniform\s+(?:(?:highp|mediump|lowp)\s+)?[A-Za-z_]\w*\s+([^;{]+);`)
+	arrayOrInitRe = regexp.MustCompile(`\s*(\[[^\]]*\]|=.*)`)
+)
+
+// declared is the set of names a program's sources declare.
+type declared struct {
+	blocks, uniforms map[string]bool
+}
+
+func declarations(texts ...string) declared {
+	d := declared{map[string]bool{}, map[string]bool{}}
+	for _, t := range texts {
+		for _, m := range blockDeclRe.FindAllStringSubmatch(t, -1) {
+			d.blocks[m[1]] = true
+		}
+		for _, m := range uniformDeclRe.FindAllStringSubmatch(t, -1) {
+			for _, n := range strings.Split(m[1], ",") {
+				n = strings.TrimSpace(arrayOrInitRe.ReplaceAllString(n, ""))
+				if n != "" {
+					d.uniforms[n] = true
+				}
+			}
+		}
+	}
+	return d
+}
+
+func sortedKeys(m map[string]bool) string {
+	k := make([]string, 0, len(m))
+	for n := range m {
+		k = append(k, n)
+	}
+	sort.Strings(k)
+	return strings.Join(k, ", ")
+}
+
+// Bind binds s to the storage block of p named block (the name after
+// "buffer" in the GLSL), at the binding the shader declares for it, and
+// checks at once that the elements of s have the size of the block's array
+// stride. A name that p's source does not declare panics, listing the
+// blocks it has; a block the driver optimized away (declared, never used)
+// binds nothing. It must run on the GL thread, with the dispatch.
+func (p *Program) Bind(block string, s Storage) {
+	c := p.ctx
+	c.mustOnThread("Program.Bind")
+	for _, b := range p.storageBlocks() {
+		if b.name != block {
+			continue
+		}
+		if es, ok := s.(elemStorage); ok && s.ByteSize() > 0 && b.stride > 0 && es.elemSize() != b.stride {
+			panic(fmt.Sprintf("gpu: %s: Bind %s: the block's array stride is %d bytes in GLSL, but the %s has elements of %d bytes (%s): the Go type must match the std430 layout, padding included",
+				p.name, block, b.stride, storageKind(s), es.elemSize(), es.elemType()))
+		}
+		c.BindStorage(b.binding, s)
+		return
+	}
+	if !p.decl.blocks[block] {
+		panic(fmt.Sprintf("gpu: %s: Bind: the shader declares no storage block %q (it has: %s)", p.name, block, sortedKeys(p.decl.blocks)))
+	}
+}
+
+// checkUniform panics, in debug mode, when name (a uniform p's driver does
+// not know) is not declared in p's source either: a misspelt name would
+// otherwise set nothing, silently.
+func (p *Program) checkUniform(name string, loc int32) {
+	if loc >= 0 || !p.ctx.debug {
+		return
+	}
+	base := name
+	if i := strings.IndexByte(base, '['); i >= 0 {
+		base = base[:i]
+	}
+	if !p.decl.uniforms[base] {
+		panic(fmt.Sprintf("gpu: %s: no uniform named %q (it declares: %s) (DPGL_GL_DEBUG)", p.name, name, sortedKeys(p.decl.uniforms)))
+	}
+}

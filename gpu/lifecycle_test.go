@@ -1,0 +1,228 @@
+package gpu_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dpgl/dpgl/gpu"
+	"github.com/dpgl/dpgl/gpu/gputest"
+)
+
+func recovered(f func()) (r any) {
+	defer func() { r = recover() }()
+	f()
+	return nil
+}
+
+// record is the Go twin of records.comp's Record (std430: 12 bytes).
+type record struct{ A, B, C uint32 }
+
+// shortRecord is a Go type that does not match it.
+type shortRecord struct{ A, B uint32 }
+
+func recordsProgram(t *testing.T, c *gpu.Context) *gpu.Program {
+	t.Helper()
+	p, err := c.UserProgramFile(filepath.Join("testdata", "kernels", "records.comp"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// A Go record whose size is not the GLSL array stride panics at the
+// dispatch (binding by number) and at Bind (binding by name), naming the
+// block and both sizes; matching records bound by name give the sums.
+func TestStructLayoutCheck(t *testing.T) {
+	c := gputest.Context(t)
+	p := recordsProgram(t, c)
+	const n = 100
+	sums, _ := gpu.NewBuffer[uint32](c, n)
+	defer sums.Delete()
+	short, _ := gpu.NewBuffer[shortRecord](c, n)
+	defer short.Delete()
+	r := recovered(func() {
+		c.Do(func() {
+			c.BindStorage(0, short)
+			c.BindStorage(1, sums)
+			p.SetUint("n", n)
+			p.DispatchInvocations(n)
+		})
+	})
+	msg := fmt.Sprint(r)
+	for _, want := range []string{"storage block Records (binding 0)", "array stride of 12 bytes", "elements of 8 bytes", "shortRecord"} {
+		if !strings.Contains(msg, want) {
+			t.Fatalf("a 8-byte record bound to a 12-byte GLSL struct: recovered %q, want it to say %q", msg, want)
+		}
+	}
+	r = recovered(func() { c.Do(func() { p.Bind("Records", short.Slice(0, 10)) }) })
+	if msg := fmt.Sprint(r); !strings.Contains(msg, "Bind Records") || !strings.Contains(msg, "12 bytes") || !strings.Contains(msg, "8 bytes") {
+		t.Fatalf("Bind of a mismatched Range: recovered %q", msg)
+	}
+	r = recovered(func() { c.Do(func() { p.Bind("Record", sums) }) })
+	if msg := fmt.Sprint(r); !strings.Contains(msg, `no storage block "Record"`) || !strings.Contains(msg, "Records, Sums") {
+		t.Fatalf("Bind of a misspelt block: recovered %q", msg)
+	}
+
+	in := make([]record, n)
+	for i := range in {
+		in[i] = record{uint32(i), uint32(2 * i), 7}
+	}
+	recs, _ := gpu.NewBufferFrom(c, in)
+	defer recs.Delete()
+	c.Do(func() {
+		p.Bind("Records", recs)
+		p.Bind("Sums", sums)
+		p.SetUint("n", n)
+		p.DispatchInvocations(n)
+	})
+	for i, v := range sums.Download() {
+		if v != uint32(3*i+7) {
+			t.Fatalf("sums[%d] = %d, want %d", i, v, 3*i+7)
+		}
+	}
+}
+
+// Under DPGL_GL_DEBUG a misspelt uniform and a block left unbound panic
+// naming them; a declared uniform the driver optimized away does not.
+func TestDebugNamesUnknownUniformAndUnboundBlock(t *testing.T) {
+	t.Setenv("DPGL_GL_DEBUG", "1")
+	c, err := gpu.NewHeadless()
+	if err != nil {
+		t.Skipf("no OpenGL 4.3+ context: %v", err)
+	}
+	defer c.Delete()
+	p := recordsProgram(t, c)
+	r := recovered(func() { c.Do(func() { p.SetUint("count", 3) }) })
+	if msg := fmt.Sprint(r); !strings.Contains(msg, `no uniform named "count"`) || !strings.Contains(msg, "n, unusedScale") {
+		t.Fatalf("misspelt uniform: recovered %q", msg)
+	}
+	if r := recovered(func() { c.Do(func() { p.SetUint("unusedScale", 3) }) }); r != nil {
+		t.Fatalf("a declared uniform the driver optimized away: %v", r)
+	}
+	sums, _ := gpu.NewBuffer[uint32](c, 10)
+	defer sums.Delete()
+	r = recovered(func() {
+		c.Do(func() {
+			c.BindStorage(0, nil)
+			p.Bind("Sums", sums)
+			p.SetUint("n", 10)
+			p.DispatchInvocations(10)
+		})
+	})
+	if msg := fmt.Sprint(r); !strings.Contains(msg, "storage block Records (binding 0) is used by the shader, but no buffer is bound there") {
+		t.Fatalf("unbound block: recovered %q", msg)
+	}
+}
+
+// A program of one context dispatched inside another context's Do is told
+// so, not told to wrap the call in Do.
+func TestOtherContextIsNamed(t *testing.T) {
+	c := gputest.Context(t)
+	other, err := gpu.NewHeadless()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Delete()
+	p := other.MustProgram("copy/copy.comp", map[string]string{"WG_SIZE": "64", "ITEMS": "1"})
+	r := recovered(func() { c.Do(func() { p.Dispatch(1, 1, 1) }) })
+	if msg := fmt.Sprint(r); !strings.Contains(msg, "inside the Do of another Context") || strings.Contains(msg, "wrap it in Context.Do") {
+		t.Fatalf("another context's program: recovered %q", msg)
+	}
+	r = recovered(func() { p.Dispatch(1, 1, 1) })
+	if msg := fmt.Sprint(r); !strings.Contains(msg, "wrap it in Context.Do") {
+		t.Fatalf("off every GL thread: recovered %q", msg)
+	}
+}
+
+// A deleted buffer has Len 0 and ByteSize 0, and binding it panics.
+func TestDeletedBufferLen(t *testing.T) {
+	c := gputest.Context(t)
+	b, _ := gpu.NewBuffer[uint32](c, 3)
+	b.Delete()
+	if b.Len() != 0 || b.ByteSize() != 0 {
+		t.Fatalf("after Delete: Len %d, ByteSize %d; want 0, 0", b.Len(), b.ByteSize())
+	}
+	if r := recovered(func() { c.Do(func() { c.BindStorage(0, b) }) }); !strings.Contains(fmt.Sprint(r), "was deleted") {
+		t.Fatalf("binding a deleted buffer: recovered %v", r)
+	}
+	if r := recovered(func() { b.Download() }); !strings.Contains(fmt.Sprint(r), "deleted Buffer[uint32] (it had 3 elements)") {
+		t.Fatalf("reading a deleted buffer: recovered %v", r)
+	}
+}
+
+// A Do whose function waits for a goroutine that calls Do (here
+// Buffer.Get; scan.Reduce is the same) is deadlocked; the stall report
+// names it. The test's Do stops waiting when the report comes, which ends
+// the deadlock.
+func TestStallReportNamesNestedDo(t *testing.T) {
+	c := gputest.Context(t)
+	reports := make(chan string, 1)
+	c.SetStallReport(200*time.Millisecond, func(m string) {
+		select {
+		case reports <- m:
+		default:
+		}
+	})
+	defer c.SetStallReport(gpu.DefaultStallReport, nil)
+	b, _ := gpu.NewBuffer[uint32](c, 1)
+	defer b.Delete()
+	done := make(chan struct{})
+	var msg string
+	c.Do(func() {
+		go func() {
+			b.Get(0)
+			close(done)
+		}()
+		select {
+		case <-done:
+			t.Error("the inner Do ran while the outer Do held the GL thread")
+		case msg = <-reports:
+		case <-time.After(60 * time.Second):
+			t.Error("no stall report after 60 s")
+		}
+	})
+	<-done
+	for _, want := range []string{"has waited", "TestStallReportNamesNestedDo", "deadlocked"} {
+		if !strings.Contains(msg, want) {
+			t.Fatalf("stall report %q does not say %q", msg, want)
+		}
+	}
+}
+
+// Many goroutines sharing the GL thread with short calls never report a
+// stall, though each waits in the queue longer than the report's delay
+// (128 goroutines x 10 ms calls: about 1.3 s a wait, against 1 s).
+func TestNoStallReportUnderContention(t *testing.T) {
+	c := gputest.Context(t)
+	reports := make(chan string, 1)
+	c.SetStallReport(time.Second, func(m string) {
+		select {
+		case reports <- m:
+		default:
+		}
+	})
+	defer c.SetStallReport(gpu.DefaultStallReport, nil)
+	b, _ := gpu.NewBuffer[uint32](c, 1)
+	defer b.Delete()
+	done := make(chan struct{})
+	const goroutines = 128
+	for g := 0; g < goroutines; g++ {
+		go func() {
+			for i := 0; i < 5; i++ {
+				c.Do(func() { time.Sleep(10 * time.Millisecond) })
+			}
+			done <- struct{}{}
+		}()
+	}
+	for g := 0; g < goroutines; g++ {
+		<-done
+	}
+	select {
+	case m := <-reports:
+		t.Fatalf("a stall was reported under mere contention: %s", m)
+	default:
+	}
+}
