@@ -138,6 +138,9 @@ func (b *Buffer[T]) Len() int {
 	return b.n
 }
 
+// Deleted reports whether Delete has freed the buffer.
+func (b *Buffer[T]) Deleted() bool { return b.deleted }
+
 // Context is the context that owns the buffer.
 func (b *Buffer[T]) Context() *Context { return b.ctx }
 

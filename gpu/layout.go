@@ -2,6 +2,7 @@ package gpu
 
 import (
 	"fmt"
+	"reflect"
 	"regexp"
 	"sort"
 	"strings"
@@ -18,20 +19,40 @@ import (
 // array, the array stride the driver reports (the program interface query
 // GL_TOP_LEVEL_ARRAY_STRIDE) with the element size of the Buffer or Range
 // bound at the block's binding (BindStorage records it), and panics naming
-// the block and both sizes. Storage of other types (not a Buffer or Range)
-// is not checked.
+// the block and both sizes (see storageBlock.fits for the views of words and
+// vectors it allows). Storage of other types (not a Buffer or Range) is not
+// checked.
 
 // storageBlock is one active shader storage block of a program.
 type storageBlock struct {
 	name    string
 	binding int
-	stride  int // the stride of its last top-level array, 0 when it has none
+	stride  int  // the stride of its last top-level array, 0 when it has none
+	records bool // that array's elements are structs
+}
+
+// fits reports whether storage of Go elements of size bytes, records
+// (structs or arrays) or not, may be bound to b. A Go record bound to an
+// array of GLSL structs is the twin of that struct and must have exactly
+// its size. Other pairs are views, where one size must divide the other: a
+// buffer of records bound to a uint[] that moves them word by word, a
+// Buffer[uint32] read as uvec4s, or one holding GLSL structs whose layout
+// only the shaders know.
+func (b storageBlock) fits(size int, record bool) bool {
+	switch {
+	case b.stride == 0 || size == b.stride:
+		return true
+	case record && b.records:
+		return false
+	}
+	return size%b.stride == 0 || b.stride%size == 0
 }
 
 // elemStorage is what Buffer[T] and Range[T] tell the layout check.
 type elemStorage interface {
 	elemSize() int
 	elemType() string
+	elemRecord() bool
 	isDeleted() bool
 }
 
@@ -39,9 +60,16 @@ func (b *Buffer[T]) elemSize() int       { return esize[T]() }
 func (b *Buffer[T]) elemType() string    { return fmt.Sprintf("%T", *new(T)) }
 func (b *Buffer[T]) isDeleted() bool     { return b.deleted }
 func (b *Buffer[T]) storageKind() string { return "Buffer" }
+func (b *Buffer[T]) elemRecord() bool    { return isRecord[T]() }
+func (r Range[T]) elemRecord() bool      { return isRecord[T]() }
 func (r Range[T]) elemSize() int         { return esize[T]() }
 func (r Range[T]) elemType() string      { return fmt.Sprintf("%T", *new(T)) }
 func (r Range[T]) isDeleted() bool       { return r.Buf != nil && r.Buf.deleted }
+
+func isRecord[T any]() bool {
+	k := reflect.TypeFor[T]().Kind()
+	return k == reflect.Struct || k == reflect.Array
+}
 
 // storageBlocks lists p's active storage blocks, queried once. On the GL
 // thread.
@@ -49,10 +77,12 @@ func (p *Program) storageBlocks() []storageBlock {
 	if p.blocks != nil {
 		return p.blocks
 	}
-	var n, nameLen int32
+	var n, nameLen, varNameLen int32
 	gl.GetProgramInterfaceiv(p.id, gl.SHADER_STORAGE_BLOCK, gl.ACTIVE_RESOURCES, &n)
 	gl.GetProgramInterfaceiv(p.id, gl.SHADER_STORAGE_BLOCK, gl.MAX_NAME_LENGTH, &nameLen)
+	gl.GetProgramInterfaceiv(p.id, gl.BUFFER_VARIABLE, gl.MAX_NAME_LENGTH, &varNameLen)
 	buf := make([]byte, nameLen+1)
+	varBuf := make([]byte, varNameLen+1)
 	blocks := make([]storageBlock, 0, n)
 	for i := uint32(0); i < uint32(n); i++ {
 		var length int32
@@ -75,6 +105,13 @@ func (p *Program) storageBlocks() []storageBlock {
 				gl.GetProgramResourceiv(p.id, gl.BUFFER_VARIABLE, uint32(v), 3, &vp[0], 3, nil, &vv[0])
 				if vv[2] > 0 && int(vv[0]) > last && vv[1] != 1 {
 					last, b.stride = int(vv[0]), int(vv[2])
+					// "recs[0].a" is a member of an array of structs,
+					// "words[0]" an element of an array of scalars.
+					var l int32
+					gl.GetProgramResourceName(p.id, gl.BUFFER_VARIABLE, uint32(v), int32(len(varBuf)), &l, &varBuf[0])
+					name := string(varBuf[:l])
+					i := strings.IndexByte(name, ']')
+					b.records = i >= 0 && strings.Contains(name[i:], ".")
 				}
 			}
 		}
@@ -95,7 +132,7 @@ func (p *Program) checkBindings() {
 		if b.binding < len(c.bound) {
 			s = c.bound[b.binding]
 		}
-		if es, ok := s.(elemStorage); ok && b.stride > 0 && es.elemSize() != b.stride {
+		if es, ok := s.(elemStorage); ok && !b.fits(es.elemSize(), es.elemRecord()) {
 			panic(fmt.Sprintf("gpu: %s: storage block %s (binding %d) has an array stride of %d bytes in GLSL, but the %s bound there has elements of %d bytes (%s): the Go type must match the std430 layout, padding included",
 				p.name, b.name, b.binding, b.stride, storageKind(s), es.elemSize(), es.elemType()))
 		}
@@ -172,7 +209,7 @@ func (p *Program) Bind(block string, s Storage) {
 		if b.name != block {
 			continue
 		}
-		if es, ok := s.(elemStorage); ok && s.ByteSize() > 0 && b.stride > 0 && es.elemSize() != b.stride {
+		if es, ok := s.(elemStorage); ok && s.ByteSize() > 0 && !b.fits(es.elemSize(), es.elemRecord()) {
 			panic(fmt.Sprintf("gpu: %s: Bind %s: the block's array stride is %d bytes in GLSL, but the %s has elements of %d bytes (%s): the Go type must match the std430 layout, padding included",
 				p.name, block, b.stride, storageKind(s), es.elemSize(), es.elemType()))
 		}
