@@ -87,12 +87,38 @@
 // starting at the triangle's first row); its z-buffer loop has spans as
 // problems and pixels as tasks.
 //
-//	l, _ := balancer.NewLoop[Span](scanner, balancer.Config{Name: "z-buffer", Policy: balancer.Bounded, CostIterations: cost})
-//	l.Resize(numSpans)            // then fill l.Workload(), l.ParallelIndex(), l.Problem() on the GPU
-//	st := l.Run(balancer.SolutionFunc(func(it *balancer.Iteration) {
+// A kernel of one's own lives in one's own file, built by
+// gpu.Context.UserProgramFile (or UserProgram from an fs.FS), which finds
+// "balancer/loop.glsl" in dpgl's shaders behind the user's files. The
+// z-buffer loop of a renderer of one's own, as a file zbuffer.comp:
+//
+//	#version 450
+//	layout(local_size_x = 64) in;
+//	struct Span { int y, x0; uint depth, prim; }; // Go: type Span struct{ Y, X0 int32; Depth, Prim uint32 }
+//	#define BALANCER_PROBLEM Span
+//	#include "balancer/loop.glsl"
+//	layout(std430, binding = BALANCER_FIRST_FREE_BINDING) buffer Visibility { uint vis[]; };
+//	uniform uint width;
+//	void balancerSolve(uint processor, Span s, uint x) {
+//		atomicMin(vis[uint(s.y) * width + x], s.depth); // pixel (x, s.y); task x counts from s.x0
+//	}
+//
+// and in Go:
+//
+//	zbufferKernel, err := c.UserProgramFile("zbuffer.comp", nil)
+//	...
+//	l, err := balancer.NewLoop[Span](scanner, balancer.Config{Name: "z-buffer", Policy: balancer.Bounded, CostIterations: cost})
+//	l.Load(workload, parallelIndex, spans) // or Resize, then fill l.Workload(), l.ParallelIndex(), l.Problem() on the GPU
+//	st, err := l.Run(balancer.SolutionFunc(func(it *balancer.Iteration) {
 //		c.BindStorage(balancer.FirstFreeBinding, visibility)
+//		zbufferKernel.SetUint("width", width)
 //		it.Dispatch(zbufferKernel)
 //	}))
+//
+// Example_userKernel runs such a kernel (testdata/jobs.comp) under every
+// policy. A Go type T whose size differs from the GLSL struct's (its std430
+// stride, padding included) panics at the first dispatch, naming the block
+// and both sizes (package gpu's layout check).
 //
 // A redistribution moves each active processor's problem record to the
 // head of its block and copies it over the block: a record of W words costs

@@ -380,7 +380,7 @@ func (c *Context) BindStorage(binding int, s Storage) {
 	}
 	if s == nil || s.ByteSize() == 0 {
 		gl.BindBufferBase(gl.SHADER_STORAGE_BUFFER, uint32(binding), 0)
-		c.bound[binding] = nil
+		c.bound[binding] = noStorage{}
 		return
 	}
 	if s.BufferID() == 0 {

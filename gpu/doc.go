@@ -16,8 +16,9 @@
 // waits for it; Do from inside Do runs at once. Methods of Buffer and Stamp
 // wrap themselves in Do and may be called from any goroutine. The calls that
 // build up a dispatch (BindStorage, Program.Set*, Program.Dispatch, Barrier,
-// Stamp.Record) must run inside one Do and panic when called anywhere else,
-// so misuse is loud:
+// Stamp.Record) must run inside one Do and panic when called anywhere else
+// (or inside the Do of another Context than their own, which they name), so
+// misuse is loud:
 //
 //	c.Do(func() {
 //		c.BindStorage(0, src)
@@ -27,13 +28,30 @@
 //		c.Barrier(gpu.BarrierStorage) // the next kernel reads dst
 //	})
 //
+// A function run by Do must not wait for another goroutine that calls Do
+// itself (a Buffer method, scan.Reduce): the GL thread runs one function
+// at a time, so the two wait for each other for ever. Do the work in the
+// function itself, where Do runs at once, or after it. Go cannot see such
+// a dependency; a Do that has waited a minute for a GL thread held all that
+// time by one other call says so on standard error, naming both callers
+// (SetStallReport changes the delay and where the report goes).
+//
 // # Buffers
 //
 // Buffer[T] is a storage buffer of elements of a plain-data type T that
 // matches its std430 layout. Buffers are zero-filled when made, refuse sizes
 // beyond the driver's maximum storage block (128 MiB on llvmpipe) with an
 // error, and are freed by Delete. A Range[T] is a view of part of one. Both
-// satisfy Array[T], which kernels take.
+// satisfy Array[T], which kernels take. A deleted buffer has Len 0, and
+// every other use of it panics naming it as deleted.
+//
+// Before every dispatch the struct-layout check compares each storage
+// block's array stride, as the driver reports it (GL_TOP_LEVEL_ARRAY_STRIDE),
+// with the element size of the Buffer or Range bound there: a Go record
+// bound to an array of GLSL structs of another size (8 bytes against 12,
+// say) panics naming the block and both sizes, where the shader would
+// silently read every element after the first from the wrong place.
+// Program.Bind binds by the block's name instead of its number.
 //
 // # Programs
 //
@@ -49,6 +67,18 @@
 // program over to another: a library runs its users' kernels its own way
 // (package balancer's strategies) without their knowing.
 //
+// # Kernels of one's own
+//
+// Context.UserProgramFile, UserProgram (an fs.FS: os.DirFS, embed.FS) and
+// UserProgramSource build a user's kernel with dpgl's shaders behind the
+// user's files for #include (WithShaders: the user's files first), so a
+// kernel can include "include/common.glsl" or "balancer/loop.glsl". Compile
+// errors name the user's file and line, or the dpgl file (ShadersPath...)
+// and line. Program.DispatchInvocations runs a 1-D kernel on n invocations
+// for any n: past the driver's 65,535 work groups a dimension the groups
+// are laid out in two, and the kernel's dpglGlobalIndex() (from
+// include/common.glsl) is the flat index.
+//
 // # Timing
 //
 // Stamp and Timer use glQueryCounter(GL_TIMESTAMP); Ready and TryElapsed
@@ -60,5 +90,9 @@
 // With the build tag gldebug, or DPGL_GL_DEBUG=1 in the environment, every
 // GL call of this package is followed by glGetError and a GL error panics
 // naming the call; the driver's KHR_debug messages go to standard error.
+// Setting a uniform the program's source does not declare panics naming it
+// (without debug it is silently ignored, as in GL: a driver cannot tell a
+// misspelt name from a uniform it optimized away), and so does a dispatch
+// of a program with a storage block it uses left unbound.
 // Live counts the GL objects in existence, for leak tests.
 package gpu

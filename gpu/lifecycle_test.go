@@ -104,16 +104,31 @@ func TestDebugNamesUnknownUniformAndUnboundBlock(t *testing.T) {
 	}
 	sums, _ := gpu.NewBuffer[uint32](c, 10)
 	defer sums.Delete()
-	r = recovered(func() {
+	dispatch := func() {
 		c.Do(func() {
-			c.BindStorage(0, nil)
 			p.Bind("Sums", sums)
 			p.SetUint("n", 10)
 			p.DispatchInvocations(10)
 		})
-	})
-	if msg := fmt.Sprint(r); !strings.Contains(msg, "storage block Records (binding 0) is used by the shader, but no buffer is bound there") {
+	}
+	// Binding 0 of the new context was never bound.
+	if msg := fmt.Sprint(recovered(dispatch)); !strings.Contains(msg, "storage block Records (binding 0) is used by the shader, but no buffer is bound there") {
 		t.Fatalf("unbound block: recovered %q", msg)
+	}
+	recs, _ := gpu.NewBuffer[record](c, 10)
+	c.Do(func() { c.BindStorage(0, recs) })
+	if r := recovered(dispatch); r != nil {
+		t.Fatalf("every block bound: %v", r)
+	}
+	recs.Delete()
+	if msg := fmt.Sprint(recovered(dispatch)); !strings.Contains(msg, "storage block Records (binding 0): the Buffer[gpu_test.record] bound there was deleted") {
+		t.Fatalf("block bound to a deleted buffer: recovered %q", msg)
+	}
+	// Unbound on purpose (BindStorage with nil): the user says that this
+	// dispatch does not need the block, and the check takes their word.
+	c.Do(func() { c.BindStorage(0, nil) })
+	if r := recovered(dispatch); r != nil {
+		t.Fatalf("a block unbound on purpose: %v", r)
 	}
 }
 

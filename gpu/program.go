@@ -28,6 +28,7 @@ type Program struct {
 	active  []activeUniform // filled by CopyUniforms on first use
 	blocks  []storageBlock  // filled on first dispatch
 	decl    declared        // the uniforms and blocks its source declares
+	user    bool            // built from a user's files (UserProgram...)
 }
 
 type programCache struct {
@@ -115,6 +116,7 @@ func (c *Context) program(fsys fs.FS, name string, files []stageFile, defines ma
 		return nil, err
 	}
 	p.fsys, p.files = fsys, files
+	_, p.user = fsys.(*userFS)
 	p.defines = make(map[string]string, len(defines))
 	for k, v := range defines {
 		p.defines[k] = v
