@@ -343,11 +343,16 @@ func (r Range[T]) deletedLabel() string   { return r.Buf.label }
 // ByteOffset is the offset of the first element in bytes.
 func (r Range[T]) ByteOffset() int { return r.Off * esize[T]() }
 
-// ByteSize is the size of the view in bytes.
-func (r Range[T]) ByteSize() int { return r.N * esize[T]() }
+// ByteSize is the size of the view in bytes; 0 once its buffer is deleted.
+func (r Range[T]) ByteSize() int { return r.Len() * esize[T]() }
 
-// Len is the number of elements in the view.
-func (r Range[T]) Len() int { return r.N }
+// Len is the number of elements in the view; 0 once its buffer is deleted.
+func (r Range[T]) Len() int {
+	if r.Buf != nil && r.Buf.deleted {
+		return 0
+	}
+	return r.N
+}
 
 // Read copies the view's elements [off, off+len(dst)) into dst.
 func (r Range[T]) Read(off int, dst []T) {

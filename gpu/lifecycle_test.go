@@ -156,9 +156,13 @@ func TestOtherContextIsNamed(t *testing.T) {
 func TestDeletedBufferLen(t *testing.T) {
 	c := gputest.Context(t)
 	b, _ := gpu.NewBuffer[uint32](c, 3)
+	view := b.Slice(1, 2)
 	b.Delete()
-	if b.Len() != 0 || b.ByteSize() != 0 {
-		t.Fatalf("after Delete: Len %d, ByteSize %d; want 0, 0", b.Len(), b.ByteSize())
+	if b.Len() != 0 || b.ByteSize() != 0 || view.Len() != 0 || !b.Deleted() {
+		t.Fatalf("after Delete: Len %d, ByteSize %d, a view's Len %d, Deleted %v; want 0, 0, 0, true", b.Len(), b.ByteSize(), view.Len(), b.Deleted())
+	}
+	if r := recovered(func() { c.Do(func() { c.BindStorage(0, view) }) }); !strings.Contains(fmt.Sprint(r), "the Range[uint32] was deleted") {
+		t.Fatalf("binding a view of a deleted buffer: recovered %v", r)
 	}
 	if r := recovered(func() { c.Do(func() { c.BindStorage(0, b) }) }); !strings.Contains(fmt.Sprint(r), "was deleted") {
 		t.Fatalf("binding a deleted buffer: recovered %v", r)

@@ -3,13 +3,15 @@
 // since GLSL only knows gl_WorkGroupSize from there on.
 
 // dpglGroupIndex is the flat index of this work group in a 1-D dispatch that
-// gpu.Context.Grid laid out as x*y groups because it exceeded the driver's x
-// limit. Groups with an index at or past the real count must return early.
+// gpu.Context.Grid (Program.Dispatch1D, DispatchInvocations) laid out as x*y
+// groups because it exceeded the driver's x limit. Groups with an index at
+// or past the real count must return early.
 uint dpglGroupIndex() {
     return gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
 }
 
-// dpglGlobalIndex is the flat invocation index of a 1-D dispatch.
+// dpglGlobalIndex is the flat invocation index of a 1-D dispatch: a kernel
+// run by Program.DispatchInvocations(n) returns when it is n or more.
 uint dpglGlobalIndex() {
     return dpglGroupIndex() * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
 }
