@@ -377,8 +377,13 @@ func (c *Context) BindStorage(binding int, s Storage) {
 	if binding < 0 || binding >= c.caps.MaxSSBOBindings {
 		panic(fmt.Sprintf("gpu: BindStorage: binding %d out of the driver's 0..%d", binding, c.caps.MaxSSBOBindings-1))
 	}
-	if es, ok := s.(elemStorage); ok && es.isDeleted() {
-		panic(fmt.Sprintf("gpu: BindStorage: binding %d: the %s[%s] was deleted", binding, storageKind(s), es.elemType()))
+	if es, ok := s.(elemStorage); ok {
+		if es.isDeleted() {
+			panic(fmt.Sprintf("gpu: BindStorage: binding %d: the %s[%s] was deleted", binding, storageKind(s), es.elemType()))
+		}
+		if o := es.owner(); o != nil && o != c {
+			panic(fmt.Sprintf("gpu: BindStorage: binding %d: the %s[%s] belongs to another Context (GL objects cannot be shared between contexts)", binding, storageKind(s), es.elemType()))
+		}
 	}
 	if c.bound == nil {
 		c.bound = make([]Storage, c.caps.MaxSSBOBindings)

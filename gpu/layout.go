@@ -54,17 +54,25 @@ type elemStorage interface {
 	elemType() string
 	elemRecord() bool
 	isDeleted() bool
+	owner() *Context
 }
 
 func (b *Buffer[T]) elemSize() int       { return esize[T]() }
 func (b *Buffer[T]) elemType() string    { return fmt.Sprintf("%T", *new(T)) }
 func (b *Buffer[T]) isDeleted() bool     { return b.deleted }
 func (b *Buffer[T]) storageKind() string { return "Buffer" }
-func (b *Buffer[T]) elemRecord() bool    { return isRecord[T]() }
-func (r Range[T]) elemRecord() bool      { return isRecord[T]() }
-func (r Range[T]) elemSize() int         { return esize[T]() }
-func (r Range[T]) elemType() string      { return fmt.Sprintf("%T", *new(T)) }
-func (r Range[T]) isDeleted() bool       { return r.Buf != nil && r.Buf.deleted }
+func (b *Buffer[T]) owner() *Context     { return b.ctx }
+func (r Range[T]) owner() *Context {
+	if r.Buf == nil {
+		return nil
+	}
+	return r.Buf.ctx
+}
+func (b *Buffer[T]) elemRecord() bool { return isRecord[T]() }
+func (r Range[T]) elemRecord() bool   { return isRecord[T]() }
+func (r Range[T]) elemSize() int      { return esize[T]() }
+func (r Range[T]) elemType() string   { return fmt.Sprintf("%T", *new(T)) }
+func (r Range[T]) isDeleted() bool    { return r.Buf != nil && r.Buf.deleted }
 
 func isRecord[T any]() bool {
 	k := reflect.TypeFor[T]().Kind()
@@ -137,7 +145,7 @@ func (p *Program) checkBindings() {
 		if b.binding < len(c.bound) {
 			s = c.bound[b.binding]
 		}
-		if es, ok := s.(elemStorage); ok && !b.fits(es.elemSize(), es.elemRecord()) {
+		if es, ok := s.(elemStorage); ok && es.elemSize() != b.stride && !b.fits(es.elemSize(), es.elemRecord()) {
 			panic(fmt.Sprintf("gpu: %s: storage block %s (binding %d) has an array stride of %d bytes in GLSL, but the %s bound there has elements of %d bytes (%s): the Go type must match the std430 layout, padding included",
 				p.name, b.name, b.binding, b.stride, storageKind(s), es.elemSize(), es.elemType()))
 		}

@@ -150,6 +150,12 @@ func TestOtherContextIsNamed(t *testing.T) {
 	if msg := fmt.Sprint(r); !strings.Contains(msg, "wrap it in Context.Do") {
 		t.Fatalf("off every GL thread: recovered %q", msg)
 	}
+	b, _ := gpu.NewBuffer[uint32](other, 4)
+	defer b.Delete()
+	r = recovered(func() { c.Do(func() { c.BindStorage(0, b.Slice(0, 4)) }) })
+	if msg := fmt.Sprint(r); !strings.Contains(msg, "the Range[uint32] belongs to another Context") {
+		t.Fatalf("binding another context's buffer: recovered %q", msg)
+	}
 }
 
 // A deleted buffer has Len 0 and ByteSize 0, and binding it panics.

@@ -46,9 +46,10 @@ func Expand(fsys fs.FS, name string, defines map[string]string) (*Source, error)
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	e := &expander{fsys: fsys, seen: map[string]bool{name: true}}
 	main, err := fs.ReadFile(fsys, name)
 	if err != nil {
-		return nil, fmt.Errorf("gpu: shader %s: %v", name, err)
+		return nil, fmt.Errorf("gpu: shader %s: %v", e.fileName(name), err)
 	}
 	lines := strings.Split(string(main), "\n")
 	v := -1
@@ -63,9 +64,8 @@ func Expand(fsys fs.FS, name string, defines map[string]string) (*Source, error)
 		}
 	}
 	if v < 0 {
-		return nil, fmt.Errorf("gpu: %s: the first statement must be #version", name)
+		return nil, fmt.Errorf("gpu: %s: the first statement must be #version", e.fileName(name))
 	}
-	e := &expander{fsys: fsys, seen: map[string]bool{name: true}}
 	e.src.Files = []string{e.fileName(name)}
 	var b strings.Builder
 	for _, l := range lines[:v+1] {

@@ -84,6 +84,10 @@ func TestUserProgramErrorsNameFileAndLine(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "k.comp:2") || !strings.Contains(err.Error(), "nowhere.glsl") {
 		t.Fatalf("missing include: %v", err)
 	}
+	missing := filepath.Join(dir, "nope.comp")
+	if _, err = c.UserProgramFile(missing, nil); err == nil || !strings.Contains(err.Error(), missing) {
+		t.Fatalf("a missing file: %v", err)
+	}
 	if after := c.Live(); after != before {
 		t.Fatalf("failed builds leaked GL objects: before %v, after %v", before, after)
 	}
