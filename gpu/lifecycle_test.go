@@ -219,11 +219,12 @@ func TestStallReportNamesNestedDo(t *testing.T) {
 
 // Many goroutines sharing the GL thread with short calls never report a
 // stall, though each waits in the queue longer than the report's delay
-// (128 goroutines x 10 ms calls: about 1.3 s a wait, against 1 s).
+// (128 goroutines x 30 ms calls: about 3.8 s a wait, against 3 s; a false
+// report would need one 30 ms call to hold the thread for 3 s).
 func TestNoStallReportUnderContention(t *testing.T) {
 	c := gputest.Context(t)
 	reports := make(chan string, 1)
-	c.SetStallReport(time.Second, func(m string) {
+	c.SetStallReport(3*time.Second, func(m string) {
 		select {
 		case reports <- m:
 		default:
@@ -236,8 +237,8 @@ func TestNoStallReportUnderContention(t *testing.T) {
 	const goroutines = 128
 	for g := 0; g < goroutines; g++ {
 		go func() {
-			for i := 0; i < 5; i++ {
-				c.Do(func() { time.Sleep(10 * time.Millisecond) })
+			for i := 0; i < 2; i++ {
+				c.Do(func() { time.Sleep(30 * time.Millisecond) })
 			}
 			done <- struct{}{}
 		}()
