@@ -379,6 +379,9 @@ func (c *Context) BindStorage(binding int, s Storage) {
 	}
 	if es, ok := s.(elemStorage); ok {
 		if es.isDeleted() {
+			if l, ok := s.(interface{ deletedLabel() string }); ok && l.deletedLabel() != "" {
+				panic(fmt.Sprintf("gpu: BindStorage: binding %d: a deleted Buffer: %s", binding, l.deletedLabel()))
+			}
 			panic(fmt.Sprintf("gpu: BindStorage: binding %d: the %s[%s] was deleted", binding, storageKind(s), es.elemType()))
 		}
 		if o := es.owner(); o != nil && o != c {
