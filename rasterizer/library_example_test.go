@@ -56,8 +56,8 @@ func Example_userVolume() {
 
 	o := rasterizer.DefaultOptions()
 	o.Width, o.Height = 128, 128
-	// Costs calibrated on the machine at hand (see balancer.Calibrator);
-	// these are the paper's overestimates.
+	// The paper's cost overestimates; rasterizer.Calibrate measures them
+	// on the machine at hand.
 	o.ScanConversion = balancer.Config{Policy: balancer.Bounded, CostIterations: 20}
 	o.ZBuffer = balancer.Config{Policy: balancer.Bounded, CostIterations: 32}
 	r, err := rasterizer.New(s, o)
