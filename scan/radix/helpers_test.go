@@ -40,6 +40,7 @@ func configs() []config {
 		{name: "counts/default", opt: radix.Options{Path: radix.PathCounts}, full: true},
 		{name: "one-sweep/tile32/bits4", opt: tiny(radix.PathOneSweep, 4), full: true},
 		{name: "counts/tile32/bits3", opt: tiny(radix.PathCounts, 3)},
+		{name: "one-sweep/gpu-default/tile4096/bits4", opt: radix.Options{Path: radix.PathOneSweep, DigitBits: 4, GroupSize: 256, Items: 16}},
 		{name: "one-sweep/tile64/bits7", opt: radix.Options{Path: radix.PathOneSweep, DigitBits: 7, GroupSize: 16, Items: 4}},
 		{name: "one-sweep/tile32/bits1", opt: tiny(radix.PathOneSweep, 1)},
 		{name: "one-sweep/fallback/tile32/bits8", opt: tiny(radix.PathOneSweep, 8), fallback: true},

@@ -1,0 +1,177 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/dpgl/dpgl/gpu"
+	"github.com/dpgl/dpgl/scan/radix"
+)
+
+func init() {
+	commands["sort"] = command{runSort, "radix sort of uint32 keys on both paths, against the copy kernel and slices.Sort"}
+}
+
+// sortResult is one path's timing at one size.
+type sortResult struct {
+	path string
+	plan radix.Plan
+	gpu  Stats
+}
+
+// measureSort times radix.SortKeys of n random uint32 keys on each path
+// (the keys restored from a pristine copy before each repetition, outside
+// the timing), checks each result against want, and returns the timings.
+func measureSort(c *gpu.Context, keys, want []uint32, warm, reps int) ([]sortResult, error) {
+	n := len(keys)
+	pristine, err := gpu.NewBufferFrom(c, keys)
+	if err != nil {
+		return nil, err
+	}
+	defer pristine.Delete()
+	kb, err := gpu.NewBuffer[uint32](c, n)
+	if err != nil {
+		return nil, err
+	}
+	defer kb.Delete()
+	tmp, err := gpu.NewBuffer[uint32](c, n)
+	if err != nil {
+		return nil, err
+	}
+	defer tmp.Delete()
+	var out []sortResult
+	for _, p := range []radix.Path{radix.PathOneSweep, radix.PathCounts} {
+		s, err := radix.NewWithOptions(c, radix.Options{Path: p})
+		if err != nil {
+			return nil, err
+		}
+		r := sortResult{path: p.String()}
+		times := make([]time.Duration, 0, reps)
+		walls := make([]time.Duration, 0, reps)
+		for i := 0; i < warm+reps; i++ {
+			kb.CopyFrom(pristine)
+			c.Finish()
+			t := c.NewTimer()
+			start := time.Now()
+			c.Do(func() {
+				t.Start()
+				err = radix.SortKeys(s, gpu.Array[uint32](kb), tmp, radix.Order{})
+				t.Stop()
+			})
+			c.Finish()
+			if i >= warm {
+				walls = append(walls, time.Since(start))
+				times = append(times, t.Elapsed())
+			}
+			t.Delete()
+			if err != nil {
+				s.Delete()
+				return nil, err
+			}
+		}
+		r.gpu = summarize(times, walls)
+		r.plan = s.LastPlan()
+		s.Delete()
+		if got := kb.Download(); !slices.Equal(got, want) {
+			i := 0
+			for got[i] == want[i] {
+				i++
+			}
+			return nil, fmt.Errorf("bench: %s: sort of %d keys gives %d at %d, want %d", p, n, got[i], i, want[i])
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// measureSlicesSort times slices.Sort of keys (a fresh copy each
+// repetition, the copying untimed) on the host.
+func measureSlicesSort(keys []uint32, warm, reps int) (Stats, []uint32) {
+	work := make([]uint32, len(keys))
+	times := make([]time.Duration, 0, reps)
+	for i := 0; i < warm+reps; i++ {
+		copy(work, keys)
+		start := time.Now()
+		slices.Sort(work)
+		if i >= warm {
+			times = append(times, time.Since(start))
+		}
+	}
+	return summarize(times, slices.Clone(times)), work
+}
+
+// defaultSortSizes are 2^16 .. 2^24 keys, every other power of two, then
+// 2^26 and 2^28 where the device's buffers hold them.
+func defaultSortSizes(c *gpu.Context) []int {
+	var out []int
+	lim := c.Caps().MaxSSBOSize / 4
+	for k := 16; k <= 28 && int64(1)<<k <= lim; k += 2 {
+		out = append(out, 1<<k)
+	}
+	return out
+}
+
+func runSort(args []string, w io.Writer) error {
+	fs := flag.NewFlagSet("sort", flag.ContinueOnError)
+	log2 := fs.String("log2", "", "key counts as powers of two, comma-separated exponents (default: 16,18,...,28, capped by the device)")
+	cf := addCommonFlags(fs, 1, 3)
+	fs.Usage = usageFor(fs, "sort", "Times radix.SortKeys of random uint32 keys on both paths of package scan/radix, beside the copy kernel moving the same bytes and slices.Sort of the same keys on the host, in the same run.")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	c, err := gpu.NewHeadless()
+	if err != nil {
+		return err
+	}
+	defer c.Delete()
+	sizes := defaultSortSizes(c)
+	if *log2 != "" {
+		if sizes, err = parseLog2Sizes(*log2); err != nil {
+			return err
+		}
+	}
+	return printSort(c, w, sizes, cf.warmup, cf.reps)
+}
+
+// printSort prints the sort's rows at each size: keys per second, the
+// ratio to the copy kernel (its time for the keys' bytes / the sort's
+// time) and to slices.Sort (its time / the sort's: above 1, the GPU sort
+// is faster).
+func printSort(c *gpu.Context, w io.Writer, sizes []int, warm, reps int) error {
+	fmt.Fprintf(w, "radix sort of uint32 keys on %s\n  (%s; GPU time, median of %d after %d warm-up; vs copy = the copy kernel's time for the keys' bytes / this time;\n   vs CPU = slices.Sort's time for the same keys on this host, same run / this time: above 1 the GPU sort is faster)\n\n",
+		c.Caps().Renderer, c.Caps().Version, reps, warm)
+	fmt.Fprintf(w, "%10s %10s %12s  %-10s %10s %9s %8s %7s  %s\n", "keys", "copy", "slices.Sort", "path", "time", "Gkeys/s", "vs copy", "vs CPU", "plan")
+	pr := newProgress("sort", len(sizes))
+	for _, n := range sizes {
+		rng := rand.New(rand.NewPCG(uint64(n), 2))
+		keys := make([]uint32, n)
+		for i := range keys {
+			keys[i] = rng.Uint32()
+		}
+		cp, err := measureCopy(c, int64(n)*4, warm, reps)
+		if err != nil {
+			return err
+		}
+		cpu, want := measureSlicesSort(keys, warm, reps)
+		rs, err := measureSort(c, keys, want, warm, reps)
+		pr.step(strconv.Itoa(n))
+		pr.clear()
+		if err != nil {
+			return err
+		}
+		for i, r := range rs {
+			label, ct, st := "", "", ""
+			if i == 0 {
+				label, ct, st = fmtCount(n), fmtDur(cp.GPU.Median), fmtDur(cpu.Median)
+			}
+			fmt.Fprintf(w, "%10s %10s %12s  %-10s %10s %9.4f %8.3f %7.2f  %v\n", label, ct, st, r.path,
+				fmtDur(r.gpu.Median), gelems(n, r.gpu), vsCopy(cp.GPU, r.gpu), vsCopy(cpu, r.gpu), r.plan)
+		}
+	}
+	return nil
+}
