@@ -64,7 +64,7 @@ fuzz:
 # Binaries for a GPU machine without Go (see README, "On an NVIDIA GPU"):
 # the benchmark and the GL test binaries, into .gl/ beside the GL loaders
 # that ../shared/device/prepare.sh puts there.
-GPU_TESTS := gpu scan balancer rasterizer rasterizer/isosurface
+GPU_TESTS := gpu scan scan/radix balancer rasterizer rasterizer/isosurface
 gpu-binaries:
 	mkdir -p .gl
 	$(GO) build -o .gl/bench ./bench

@@ -24,7 +24,7 @@
 //	device      where each tile's keys of each digit start, by one of two
 //	            paths:
 //	  one-sweep  one read of the keys counts the digits of every pass
-//	             (histograms privatized in shared memory); then each pass
+//	             (each tile counted in shared memory); then each pass
 //	             is one dispatch whose tiles take tickets as they start,
 //	             publish their digit counts, and add up the counts of the
 //	             tiles before them (a decoupled look-back per digit): 2+P

@@ -210,8 +210,7 @@ func (s *Sorter) sort(j *job) (Plan, error) {
 		hist.FillRange(0, passes*radix, 0)
 		state.FillRange(0, 64, 0)
 
-		// One read of the keys for every pass's histogram; enough groups
-		// to keep the device busy, each looping over tiles.
+		// One read of the keys for every pass's histogram.
 		p := s.program(0, j.key, 0, false)
 		c.BindStorage(0, j.keys[0])
 		c.BindStorage(1, j.keys[0])
@@ -222,7 +221,7 @@ func (s *Sorter) sort(j *job) (Plan, error) {
 		p.SetUint("passes", uint32(passes))
 		p.SetUint("begin", uint32(j.begin))
 		p.SetUint("end", uint32(j.end))
-		p.Dispatch1D(min(tiles, 1024))
+		p.Dispatch1D(tiles)
 		c.Barrier(gpu.BarrierStorage) // the bases scan reads the histograms
 		p = s.program(1, j.key, 0, false)
 		p.SetUint("passes", uint32(passes))

@@ -149,10 +149,9 @@ func NewWithOptions(c *gpu.Context, o Options) (*Sorter, error) {
 		panic(fmt.Sprintf("radix: NewWithOptions: a tile of o.GroupSize*o.Items = %d keys exceeds 32768", t))
 	}
 	// The counter matrix, the tile's counts and bases, and the look-back's
-	// histogram; the histogram stage's per-pass counters.
+	// histogram.
 	radix := 1 << o.DigitBits
 	shared := 4 * (max(radix/2, 1)*o.GroupSize + 3*radix + 8)
-	shared = max(shared, 4*ceilDiv(32, o.DigitBits)*radix)
 	if shared > caps.MaxSharedMemory {
 		panic(fmt.Sprintf("radix: NewWithOptions: o.DigitBits %d with o.GroupSize %d needs %d bytes of shared memory, more than the driver's %d",
 			o.DigitBits, o.GroupSize, shared, caps.MaxSharedMemory))

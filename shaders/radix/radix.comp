@@ -3,7 +3,8 @@
 // digit of DIGIT_BITS bits per pass, RADIX = 2^DIGIT_BITS buckets.
 //
 //   STAGE 0  histograms: the digit counts of every pass in one read of
-//            the keys, privatized in shared memory, added into hist.
+//            the keys from memory (one tile per group, counted once per
+//            pass as in STAGE 2), added into hist.
 //   STAGE 1  bases: hist[p][d] becomes the number of keys whose pass-p
 //            digit is below d (an exclusive scan per pass, in place).
 //   STAGE 2  tile counts (the counts path): counts[d*numTiles + tile] =
@@ -23,7 +24,7 @@
 // across the columns, and t then walks its keys in order, so a key's rank
 // is (keys with its digit in columns before t) + (before it in t).
 //
-// lint: STAGE=0 KEY=2 DIGIT_BITS=8 WG_SIZE=32
+// lint: STAGE=0 KEY=2 DIGIT_BITS=8 WG_SIZE=32 ITEMS=1024
 // lint: STAGE=1 DIGIT_BITS=8 WG_SIZE=32
 // lint: STAGE=2 KEY=1 DIGIT_BITS=1 WG_SIZE=8 ITEMS=4
 // lint: STAGE=3 LOOKBACK=0 KEY=2 RECORD_WORDS=3
@@ -65,10 +66,6 @@ layout(local_size_x = WG_SIZE) in;
 // word: counts stay below 2^16 because a tile holds at most 2^15 keys.
 #define ROWS (RADIX / 2)
 #define TILE (WG_SIZE * ITEMS)
-// The most passes a sort has (DIGIT_BITS bits each over 32 bits), and the
-// words of their histograms.
-#define MAX_PASSES ((32 + DIGIT_BITS - 1) / DIGIT_BITS)
-#define HIST_WORDS (MAX_PASSES * RADIX)
 
 uniform uint numTiles;
 uniform uint pass;      // this pass (STAGE 2, 3)
@@ -78,72 +75,16 @@ uniform uint digitMask; // its digit's mask (narrower in a last, short pass)
 // hist (STAGE 0, 1, 3): RADIX words per pass.
 layout(std430, binding = 5) buffer Hist { uint hist[]; };
 
-#if STAGE == 0
-uniform uint passes;
-uniform uint begin; // lowest bit of pass 0
-uniform uint end;   // one past the highest bit of the last pass
-
-shared uint hShared[HIST_WORDS];
-
-void main() {
-    uint t = gl_LocalInvocationIndex;
-    uint groups = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
-    for (uint i = t; i < passes * uint(RADIX); i += uint(WG_SIZE)) {
-        hShared[i] = 0u;
-    }
-    memoryBarrierShared();
-    barrier();
-    for (uint tile = dpglGroupIndex(); tile < numTiles; tile += groups) {
-        uint e0 = firstKey(tile);
-        for (uint i = 0u; i < uint(ITEMS); i += 4u) {
-            uvec4 x = loadVec(e0 + i);
-            for (uint j = 0u; j < 4u; j++) {
-                if (e0 + i + j < n) {
-                    uint o = ordered(x[j]);
-                    for (uint p = 0u; p < passes; p++) {
-                        uint sh = begin + p * uint(DIGIT_BITS);
-                        uint m = (1u << min(uint(DIGIT_BITS), end - sh)) - 1u;
-                        atomicAdd(hShared[p * uint(RADIX) + ((o >> sh) & m)], 1u);
-                    }
-                }
-            }
-        }
-    }
-    memoryBarrierShared();
-    barrier();
-    for (uint i = t; i < passes * uint(RADIX); i += uint(WG_SIZE)) {
-        if (hShared[i] != 0u) {
-            atomicAdd(hist[i], hShared[i]);
-        }
-    }
-}
-
-#elif STAGE == 1
-uniform uint passes;
-
-void main() {
-    for (uint p = gl_LocalInvocationIndex; p < passes; p += uint(WG_SIZE)) {
-        uint run = 0u;
-        for (uint d = 0u; d < uint(RADIX); d++) {
-            uint c = hist[p * uint(RADIX) + d];
-            hist[p * uint(RADIX) + d] = run;
-            run += c;
-        }
-    }
-}
-
-#else
 // cnt[r*WG_SIZE + t]: invocation t's count of digits r (low half) and
 // r+ROWS (high half); after countTile, the count in columns before t.
 shared uint cnt[ROWS * WG_SIZE];
 shared uint tot[RADIX];  // the tile's count of each digit
-shared uint base[RADIX]; // STAGE 3: the output position of the tile's first key of each digit
 
 uint digitOf(uint key) { return (ordered(key) >> shift) & digitMask; }
 
 // countTile fills cnt and tot from this invocation's keys, of which the
-// first is element e0.
-void countTile(uint e0) {
+// first is element e0, for the digit (ordered(key) >> sh) & m.
+void countTile(uint e0, uint sh, uint m) {
     uint t = gl_LocalInvocationIndex;
     for (uint r = 0u; r < uint(ROWS); r++) {
         cnt[r * uint(WG_SIZE) + t] = 0u;
@@ -152,7 +93,7 @@ void countTile(uint e0) {
         uvec4 x = loadVec(e0 + i);
         for (uint j = 0u; j < 4u; j++) {
             if (e0 + i + j < n) {
-                uint d = digitOf(x[j]);
+                uint d = (ordered(x[j]) >> sh) & m;
                 cnt[(d & uint(ROWS - 1)) * uint(WG_SIZE) + t] += d >= uint(ROWS) ? 0x10000u : 1u;
             }
         }
@@ -175,7 +116,47 @@ void countTile(uint e0) {
     barrier();
 }
 
-#if STAGE == 2
+#if STAGE == 0
+uniform uint passes;
+uniform uint begin; // lowest bit of pass 0
+uniform uint end;   // one past the highest bit of the last pass
+
+// One tile per group, its keys counted once per pass (the tile stays in
+// cache) without atomics: llvmpipe runs shared-memory atomics lane by lane
+// as locked instructions, and four of them per key cost more than a pass's
+// plain counting.
+void main() {
+    uint tile = dpglGroupIndex();
+    if (tile >= numTiles) {
+        return;
+    }
+    uint e0 = firstKey(tile);
+    for (uint p = 0u; p < passes; p++) {
+        uint sh = begin + p * uint(DIGIT_BITS);
+        countTile(e0, sh, (1u << min(uint(DIGIT_BITS), end - sh)) - 1u);
+        for (uint d = gl_LocalInvocationIndex; d < uint(RADIX); d += uint(WG_SIZE)) {
+            if (tot[d] != 0u) {
+                atomicAdd(hist[p * uint(RADIX) + d], tot[d]);
+            }
+        }
+    }
+}
+
+#elif STAGE == 1
+uniform uint passes;
+
+void main() {
+    for (uint p = gl_LocalInvocationIndex; p < passes; p += uint(WG_SIZE)) {
+        uint run = 0u;
+        for (uint d = 0u; d < uint(RADIX); d++) {
+            uint c = hist[p * uint(RADIX) + d];
+            hist[p * uint(RADIX) + d] = run;
+            run += c;
+        }
+    }
+}
+
+#elif STAGE == 2
 layout(std430, binding = 7) writeonly buffer Counts { uint counts[]; };
 
 void main() {
@@ -183,13 +164,15 @@ void main() {
     if (tile >= numTiles) {
         return;
     }
-    countTile(firstKey(tile));
+    countTile(firstKey(tile), shift, digitMask);
     for (uint d = gl_LocalInvocationIndex; d < uint(RADIX); d += uint(WG_SIZE)) {
         counts[d * numTiles + tile] = tot[d];
     }
 }
 
 #else
+shared uint base[RADIX]; // the output position of the tile's first key of each digit
+
 layout(std430, binding = 2) writeonly buffer DstKeys { uint dstKeys[]; };
 #if RECORD_WORDS > 0
 layout(std430, binding = 3) readonly buffer SrcVals { uint srcVals[]; };
@@ -212,7 +195,7 @@ void main() {
     }
     uint t = gl_LocalInvocationIndex;
     uint e0 = firstKey(tile);
-    countTile(e0);
+    countTile(e0, shift, digitMask);
 #if LOOKBACK
     lookBack(tile);
 #else
@@ -245,5 +228,4 @@ void main() {
         }
     }
 }
-#endif
 #endif
