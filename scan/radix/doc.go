@@ -40,9 +40,11 @@
 // only for a bounded number of polls; then it counts the late
 // predecessor's keys itself (they are the pass's input, which no tile
 // writes). Each published word carries its flag and its count together,
-// so no ordering of memory operations is assumed either. A Sorter runs the
-// one-sweep path unless Options.Path says otherwise; LastPlan tells which
-// path ran. Both paths give the same result.
+// so no ordering of memory operations is assumed either. Still, a tile
+// that waits burns time its predecessor may need where threads share
+// cores, so a Sorter runs the one-sweep path on GPUs and the counts path
+// on CPU drivers such as llvmpipe, unless Options.Path says otherwise;
+// LastPlan tells which path ran. Both paths give the same result.
 //
 // # Order
 //

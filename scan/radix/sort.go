@@ -186,9 +186,6 @@ func (s *Sorter) sort(j *job) (Plan, error) {
 	passes := ceilDiv(j.end-j.begin, bitsPer)
 	tiles := ceilDiv(j.n, s.tile)
 	path := s.opt.Path
-	if path == PathAuto {
-		path = PathOneSweep
-	}
 	plan := Plan{Path: path, DigitBits: bitsPer, Passes: passes, Tiles: tiles}
 	desc := uint32(0)
 	if j.desc {

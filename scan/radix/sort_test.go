@@ -105,6 +105,9 @@ func expectPlan(t *testing.T, s *radix.Sorter, cfg config, what string, n int, o
 	want := cfg.opt.Path
 	if want == radix.PathAuto {
 		want = radix.PathOneSweep
+		if s.Context().Caps().Software {
+			want = radix.PathCounts
+		}
 	}
 	end := o.End
 	if end == 0 {
@@ -185,4 +188,21 @@ func TestDeterministic(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestAutoPath checks that a Sorter with default options runs the path the
+// package doc names for the driver.
+func TestAutoPath(t *testing.T) {
+	c := gputest.Context(t)
+	s := newSorter(t, c, config{})
+	want := radix.PathOneSweep
+	if c.Caps().Software {
+		want = radix.PathCounts
+	}
+	if got := s.Options().Path; got != want {
+		t.Fatalf("Options().Path = %v, want %v", got, want)
+	}
+	rng := gputest.Rand(t)
+	keys := inputs[uint32](rng, 3*s.TileSize()/2, false)["few"]
+	pairsCase(t, c, s, config{}, "default options", keys, cpuOrder(keys, radix.Order{}), radix.Order{})
 }
