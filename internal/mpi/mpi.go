@@ -1,0 +1,190 @@
+//go:build mpi
+
+package mpi
+
+/*
+#cgo pkg-config: ompi-c
+#include <mpi.h>
+#include <stdlib.h>
+#include <time.h>
+
+// dpgl_wait completes *req, polling MPI_Test until it completes or timeout
+// seconds pass: 0 done, 1 timed out, else the MPI error code.
+static int dpgl_wait(MPI_Request *req, double timeout) {
+	double deadline = MPI_Wtime() + timeout;
+	struct timespec pause = {0, 20000};
+	int spins = 0;
+	for (;;) {
+		int done = 0;
+		int err = MPI_Test(req, &done, MPI_STATUS_IGNORE);
+		if (err != MPI_SUCCESS) return err;
+		if (done) return 0;
+		if (MPI_Wtime() > deadline) return 1;
+		// Spin a little for short waits, then sleep so that a waiting rank
+		// leaves the CPU to the ranks still rendering.
+		if (++spins > 200) nanosleep(&pause, NULL);
+	}
+}
+
+static int dpgl_init(void) {
+	int provided = 0;
+	int err = MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &provided);
+	if (err != MPI_SUCCESS) return -1;
+	// Errors come back as codes, not as the default abort.
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+	return provided;
+}
+
+static int dpgl_reduce_scatter_min_u64(const void *send, void *recv, int block, double timeout) {
+	MPI_Request req;
+	int err = MPI_Ireduce_scatter_block(send, recv, block, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD, &req);
+	if (err != MPI_SUCCESS) return err;
+	return dpgl_wait(&req, timeout);
+}
+
+static int dpgl_gather_u64(const void *send, void *recv, int block, int root, double timeout) {
+	MPI_Request req;
+	int err = MPI_Igather(send, block, MPI_UINT64_T, recv, block, MPI_UINT64_T, root, MPI_COMM_WORLD, &req);
+	if (err != MPI_SUCCESS) return err;
+	return dpgl_wait(&req, timeout);
+}
+
+static int dpgl_allgather_bytes(const void *send, void *recv, int block, double timeout) {
+	MPI_Request req;
+	int err = MPI_Iallgather(send, block, MPI_BYTE, recv, block, MPI_BYTE, MPI_COMM_WORLD, &req);
+	if (err != MPI_SUCCESS) return err;
+	return dpgl_wait(&req, timeout);
+}
+
+static int dpgl_allgather_f64(const void *send, void *recv, int block, double timeout) {
+	MPI_Request req;
+	int err = MPI_Iallgather(send, block, MPI_DOUBLE, recv, block, MPI_DOUBLE, MPI_COMM_WORLD, &req);
+	if (err != MPI_SUCCESS) return err;
+	return dpgl_wait(&req, timeout);
+}
+
+static int dpgl_rank(void) { int r = -1; MPI_Comm_rank(MPI_COMM_WORLD, &r); return r; }
+static int dpgl_size(void) { int n = 0; MPI_Comm_size(MPI_COMM_WORLD, &n); return n; }
+static void dpgl_abort(int code) { MPI_Abort(MPI_COMM_WORLD, code); }
+*/
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"time"
+	"unsafe"
+)
+
+// ErrTimeout is returned when a collective did not complete in time: some
+// rank did not reach it. The caller must Abort.
+var ErrTimeout = errors.New("mpi: timed out waiting for the other ranks")
+
+// Init starts MPI (MPI_Init_thread, serialized calls), with errors returned
+// rather than aborting the job.
+func Init() error {
+	p := C.dpgl_init()
+	if p < 0 {
+		return errors.New("mpi: MPI_Init_thread failed")
+	}
+	if p < C.MPI_THREAD_SERIALIZED {
+		return fmt.Errorf("mpi: the MPI library offers thread level %d, below MPI_THREAD_SERIALIZED", int(p))
+	}
+	return nil
+}
+
+// Finalize ends MPI; call it once, after the last collective.
+func Finalize() { C.MPI_Finalize() }
+
+// Rank is this process's rank in MPI_COMM_WORLD.
+func Rank() int { return int(C.dpgl_rank()) }
+
+// Size is the number of ranks in MPI_COMM_WORLD.
+func Size() int { return int(C.dpgl_size()) }
+
+// Abort ends every rank of the job with code (MPI_Abort); it does not
+// return.
+func Abort(code int) { C.dpgl_abort(C.int(code)) }
+
+// Wtime is MPI's wall clock in seconds.
+func Wtime() float64 { return float64(C.MPI_Wtime()) }
+
+func result(call string, code C.int) error {
+	switch code {
+	case 0:
+		return nil
+	case 1:
+		return fmt.Errorf("%s: %w", call, ErrTimeout)
+	}
+	var buf [C.MPI_MAX_ERROR_STRING]C.char
+	var n C.int
+	C.MPI_Error_string(code, &buf[0], &n)
+	return fmt.Errorf("mpi: %s: %s", call, C.GoStringN(&buf[0], n))
+}
+
+func seconds(d time.Duration) C.double { return C.double(d.Seconds()) }
+
+// pin keeps the slices' memory in place while MPI holds it beyond the
+// cgo call that started a non-blocking collective.
+func pin[T any](p *runtime.Pinner, s ...[]T) {
+	for _, x := range s {
+		if len(x) > 0 {
+			p.Pin(&x[0])
+		}
+	}
+}
+
+func ptr[T any](s []T) unsafe.Pointer {
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Pointer(&s[0])
+}
+
+// ReduceScatterMin takes the elementwise minimum of every rank's send and
+// leaves block r of it in rank r's recv: len(send) = Size()·len(recv).
+func ReduceScatterMin(send, recv []uint64, timeout time.Duration) error {
+	if len(send) != Size()*len(recv) {
+		panic(fmt.Sprintf("mpi: ReduceScatterMin: %d words to send for %d ranks of %d", len(send), Size(), len(recv)))
+	}
+	var p runtime.Pinner
+	defer p.Unpin()
+	pin(&p, send, recv)
+	return result("MPI_Ireduce_scatter_block(MIN)", C.dpgl_reduce_scatter_min_u64(ptr(send), ptr(recv), C.int(len(recv)), seconds(timeout)))
+}
+
+// Gather puts every rank's send, in rank order, into root's recv
+// (len(recv) = Size()·len(send) at root; recv is ignored elsewhere).
+func Gather(send, recv []uint64, root int, timeout time.Duration) error {
+	if Rank() == root && len(recv) != Size()*len(send) {
+		panic(fmt.Sprintf("mpi: Gather: %d words to receive for %d ranks of %d", len(recv), Size(), len(send)))
+	}
+	var p runtime.Pinner
+	defer p.Unpin()
+	pin(&p, send, recv)
+	return result("MPI_Igather", C.dpgl_gather_u64(ptr(send), ptr(recv), C.int(len(send)), C.int(root), seconds(timeout)))
+}
+
+// AllgatherBytes gives every rank every rank's send, in rank order:
+// len(recv) = Size()·len(send).
+func AllgatherBytes(send, recv []byte, timeout time.Duration) error {
+	if len(recv) != Size()*len(send) {
+		panic(fmt.Sprintf("mpi: AllgatherBytes: %d bytes to receive for %d ranks of %d", len(recv), Size(), len(send)))
+	}
+	var p runtime.Pinner
+	defer p.Unpin()
+	pin(&p, send, recv)
+	return result("MPI_Iallgather(bytes)", C.dpgl_allgather_bytes(ptr(send), ptr(recv), C.int(len(send)), seconds(timeout)))
+}
+
+// AllgatherFloat64 gives every rank every rank's send, in rank order.
+func AllgatherFloat64(send, recv []float64, timeout time.Duration) error {
+	if len(recv) != Size()*len(send) {
+		panic(fmt.Sprintf("mpi: AllgatherFloat64: %d values to receive for %d ranks of %d", len(recv), Size(), len(send)))
+	}
+	var p runtime.Pinner
+	defer p.Unpin()
+	pin(&p, send, recv)
+	return result("MPI_Iallgather(double)", C.dpgl_allgather_f64(ptr(send), ptr(recv), C.int(len(send)), seconds(timeout)))
+}
