@@ -1,0 +1,121 @@
+package distributed
+
+import (
+	"fmt"
+	"sync"
+)
+
+// Comm is what the ranks need of each other: MPI's calls in bench
+// distributed, Local in tests. Every rank calls the collectives in the same
+// order.
+type Comm interface {
+	Rank() int
+	Size() int
+	// ReduceScatterMin leaves block Rank() of the elementwise minimum of
+	// every rank's send in recv: len(send) = Size()·len(recv).
+	ReduceScatterMin(send, recv []uint64) error
+	// Gather puts every rank's send, in rank order, into root's recv.
+	Gather(send, recv []uint64, root int) error
+	// AllgatherFloat64 gives every rank every rank's send, in rank order.
+	AllgatherFloat64(send, recv []float64) error
+}
+
+// Local is n ranks as goroutines of one process: Local(n)[r] is rank r.
+// Its collectives copy through shared memory; a rank that never calls
+// one makes the others wait for ever, as MPI would without time limits.
+func Local(n int) []Comm {
+	if n < 1 {
+		panic(fmt.Sprintf("distributed: Local(%d): want 1 rank or more", n))
+	}
+	g := &localGroup{n: n, slots: make([]any, n)}
+	g.cond = sync.NewCond(&g.mu)
+	cs := make([]Comm, n)
+	for r := range cs {
+		cs[r] = &localComm{g: g, rank: r}
+	}
+	return cs
+}
+
+type localGroup struct {
+	n     int
+	mu    sync.Mutex
+	cond  *sync.Cond
+	slots []any
+	count int
+	gen   int
+}
+
+// barrier waits until all n ranks arrive.
+func (g *localGroup) barrier() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	gen := g.gen
+	g.count++
+	if g.count == g.n {
+		g.count = 0
+		g.gen++
+		g.cond.Broadcast()
+		return
+	}
+	for gen == g.gen {
+		g.cond.Wait()
+	}
+}
+
+// exchange publishes v as this rank's slot, runs f on all slots once every
+// rank has published, and waits until every rank has run its f.
+func (c *localComm) exchange(v any, f func(slots []any)) {
+	g := c.g
+	g.mu.Lock()
+	g.slots[c.rank] = v
+	g.mu.Unlock()
+	g.barrier()
+	f(g.slots)
+	g.barrier()
+}
+
+type localComm struct {
+	g    *localGroup
+	rank int
+}
+
+func (c *localComm) Rank() int { return c.rank }
+func (c *localComm) Size() int { return c.g.n }
+
+func (c *localComm) ReduceScatterMin(send, recv []uint64) error {
+	if len(send) != c.g.n*len(recv) {
+		panic(fmt.Sprintf("distributed: ReduceScatterMin: %d words to send for %d ranks of %d", len(send), c.g.n, len(recv)))
+	}
+	c.exchange(send, func(slots []any) {
+		off := c.rank * len(recv)
+		for i := range recv {
+			m := slots[0].([]uint64)[off+i]
+			for _, s := range slots[1:] {
+				m = min(m, s.([]uint64)[off+i])
+			}
+			recv[i] = m
+		}
+	})
+	return nil
+}
+
+func (c *localComm) Gather(send, recv []uint64, root int) error {
+	c.exchange(send, func(slots []any) {
+		if c.rank != root {
+			return
+		}
+		for r, s := range slots {
+			copy(recv[r*len(send):], s.([]uint64))
+		}
+	})
+	return nil
+}
+
+func (c *localComm) AllgatherFloat64(send, recv []float64) error {
+	c.exchange(send, func(slots []any) {
+		for r, s := range slots {
+			copy(recv[r*len(send):], s.([]float64))
+		}
+	})
+	return nil
+}
