@@ -8,7 +8,8 @@ GO ?= go
 RUN_PKGS := pkg-config gcc libegl-dev libgl-dev libegl1 libegl-mesa0 libgl1-mesa-dri
 # GLFW (X11 headers), a virtual display, the shader linter, and MRI volumes.
 TEST_PKGS := $(RUN_PKGS) libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev \
-	libxi-dev libxxf86vm-dev libxext-dev xvfb xauth glslang-tools mricron-data
+	libxi-dev libxxf86vm-dev libxext-dev xvfb xauth glslang-tools mricron-data \
+	openmpi-bin libopenmpi-dev
 # Packages whose tests open windows run under Xvfb; every other one headless.
 WINDOW_RE := -e /gpu/window -e /viewer
 TEST_FLAGS ?= -timeout 15m
@@ -19,12 +20,12 @@ TEST_FLAGS ?= -timeout 15m
 CGO_CFLAGS ?= -O2 -g -include '$(CURDIR)/.ci/cgo-fast.h'
 export CGO_CFLAGS
 
-.PHONY: run test deps-run deps-test vet fmt-check test-headless test-window fuzz gpu-binaries
+.PHONY: run test deps-run deps-test vet fmt-check test-headless test-window test-mpi bench-mpi fuzz gpu-binaries
 
 run: deps-run
 	$(GO) run ./bench $(ARGS)
 
-test: deps-test fmt-check vet test-headless test-window fuzz
+test: deps-test fmt-check vet test-headless test-window test-mpi fuzz
 
 deps-run:
 	@.ci/ensure-packages $(RUN_PKGS)
@@ -48,6 +49,16 @@ test-headless:
 test-window:
 	DPGL_REQUIRE_GL=1 DPGL_REQUIRE_DISPLAY=1 xvfb-run -a -s "-screen 0 1280x1024x24" \
 		$(GO) test $(TEST_FLAGS) $$($(GO) list ./... | grep $(WINDOW_RE))
+
+# Distributed rendering: the MPI code builds only with -tags mpi (plain
+# go build ./... needs no MPI); its tests run bench under mpirun on 1-4 ranks.
+test-mpi:
+	$(GO) vet -tags mpi ./internal/mpi ./bench
+	env -u DISPLAY -u WAYLAND_DISPLAY DPGL_REQUIRE_GL=1 \
+		$(GO) test -tags mpi $(TEST_FLAGS) -run Distributed ./bench
+
+bench-mpi:
+	$(GO) build -tags mpi -o bench-mpi ./bench
 
 # The file readers meet untrusted input: a few seconds of fuzzing each run.
 # A count of executions, not a duration: Go 1.26's fuzz coordinator can

@@ -1,0 +1,529 @@
+//go:build mpi
+
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/dpgl/dpgl/balancer"
+	"github.com/dpgl/dpgl/gpu"
+	"github.com/dpgl/dpgl/internal/mpi"
+	"github.com/dpgl/dpgl/rasterizer"
+	"github.com/dpgl/dpgl/rasterizer/dataset"
+	"github.com/dpgl/dpgl/rasterizer/distributed"
+	"github.com/dpgl/dpgl/rasterizer/mesh"
+	"github.com/dpgl/dpgl/rasterizer/view"
+	"github.com/dpgl/dpgl/scan"
+)
+
+func init() {
+	commands["distributed"] = command{runDistributed, "sort-last rendering over MPI (mpirun -np N bench distributed): shares of the triangles per rank, composited by MIN, checked against one process"}
+}
+
+// mpiComm is distributed.Comm over MPI_COMM_WORLD, every wait limited.
+type mpiComm struct{ timeout time.Duration }
+
+func (c mpiComm) Rank() int { return mpi.Rank() }
+func (c mpiComm) Size() int { return mpi.Size() }
+func (c mpiComm) ReduceScatterMin(send, recv []uint64) error {
+	return mpi.ReduceScatterMin(send, recv, c.timeout)
+}
+func (c mpiComm) Gather(send, recv []uint64, root int) error {
+	return mpi.Gather(send, recv, root, c.timeout)
+}
+func (c mpiComm) AllgatherFloat64(send, recv []float64) error {
+	return mpi.AllgatherFloat64(send, recv, c.timeout)
+}
+
+// distRun is one rank's state.
+type distRun struct {
+	rank, size int
+	timeout    time.Duration
+	comm       mpiComm
+	phase      string // what this rank is doing, for the messages
+	c          *gpu.Context
+	pair       *dataset.Pair
+}
+
+// errorBytes is the room for one rank's error in an agreement.
+const errorBytes = 400
+
+// agree tells every rank whether any failed (err non-nil) before phase
+// ends: an allgather of the ranks' errors. It returns an error naming
+// every failed rank. A rank that does not arrive within the time limit
+// ends the job from here (MPI_Abort), rank 0 first: the other ranks wait
+// twice as long.
+func (d *distRun) agree(phase string, err error) error {
+	d.phase = phase
+	send := make([]byte, errorBytes)
+	if err != nil {
+		msg := err.Error()
+		if len(msg) > errorBytes {
+			msg = msg[:errorBytes-3] + "..."
+		}
+		copy(send, msg)
+		send[len(send)-1] = 1 // failed, even if the message is empty
+	}
+	recv := make([]byte, errorBytes*d.size)
+	d.check(mpi.AllgatherBytes(send, recv, d.wait()))
+	var failed []string
+	for r := 0; r < d.size; r++ {
+		b := recv[r*errorBytes : (r+1)*errorBytes]
+		if b[errorBytes-1] == 0 {
+			continue
+		}
+		msg := strings.TrimRight(string(b[:errorBytes-1]), "\x00")
+		// Ranks that fail alike (a bad file) are named once.
+		if n := len(failed); n > 0 && strings.HasSuffix(failed[n-1], ": "+msg) {
+			failed[n-1] = strings.Replace(failed[n-1], ": "+msg, fmt.Sprintf(",%d: %s", r, msg), 1)
+			continue
+		}
+		failed = append(failed, fmt.Sprintf("rank %d: %s", r, msg))
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("bench distributed: %s failed: %s", phase, strings.Join(failed, "; "))
+	}
+	return nil
+}
+
+// wait is this rank's time limit on a collective.
+func (d *distRun) wait() time.Duration {
+	if d.rank == 0 {
+		return d.timeout
+	}
+	return 2 * d.timeout
+}
+
+// check ends the job when a collective failed or timed out: the ranks can
+// no longer agree on anything.
+func (d *distRun) check(err error) {
+	if err == nil {
+		return
+	}
+	if errors.Is(err, mpi.ErrTimeout) {
+		fmt.Fprintf(os.Stderr, "bench distributed: rank %d: another rank did not reach %q within -timeout %v (stuck or dead): ending the job\n", d.rank, d.phase, d.wait())
+	} else {
+		fmt.Fprintf(os.Stderr, "bench distributed: rank %d: during %q: %v: ending the job\n", d.rank, d.phase, err)
+	}
+	mpi.Abort(3)
+}
+
+func runDistributed(args []string, w io.Writer) error {
+	if err := mpi.Init(); err != nil {
+		return fmt.Errorf("bench distributed: %w (run it under mpirun)", err)
+	}
+	d := &distRun{rank: mpi.Rank(), size: mpi.Size(), phase: "start"}
+	if d.rank != 0 {
+		w = io.Discard
+	} else {
+		// mpirun ends the other ranks with SIGTERM when one dies: say so
+		// rather than vanish.
+		sig := make(chan os.Signal, 1)
+		signal.Notify(sig, syscall.SIGTERM)
+		go func() {
+			<-sig
+			fmt.Fprintf(os.Stderr, "bench distributed: rank 0: terminated by mpirun during %q: another rank died (mpirun names it)\n", d.phase)
+			os.Exit(4)
+		}()
+	}
+	err := d.run(args, w)
+	mpi.Finalize()
+	if d.rank != 0 && err != nil {
+		os.Exit(1) // rank 0 says why
+	}
+	return err
+}
+
+// distFlags are bench distributed's own flags beside the dataset's.
+type distFlags struct {
+	*expFlags
+	sets, balance, fail string
+	frames              int
+	timeout             time.Duration
+	setList             []int
+	policyList          []distributed.Policy
+	failRank            int
+	failKind            string
+}
+
+func (d *distRun) parse(args []string) (*distFlags, error) {
+	fs := flag.NewFlagSet("distributed", flag.ContinueOnError)
+	if d.rank != 0 {
+		fs.SetOutput(io.Discard)
+	}
+	f := &distFlags{expFlags: &expFlags{cmd: "distributed", fs: fs, lanes: "all", policies: "CostEffective", calPath: "-", commonFlags: &commonFlags{reps: 1}}}
+	fs.StringVar(&f.volume, "volume", "", "a NIfTI-1 volume (.nii or .nii.gz) to take the surface from instead of a built-in field")
+	fs.StringVar(&f.field, "field", "", "built-in field to sample (default: the default dataset's): "+strings.Join(fieldNames(), ", "))
+	fs.IntVar(&f.res, "res", 32, "grid size per axis (a volume is resampled to it when larger; 0: as it is)")
+	fs.Float64Var(&f.iso, "iso", 0, "isovalue (default: the field's own; for -volume the middle of its range)")
+	fs.IntVar(&f.reduction, "reduction", 8, "the unbalanced set is the balanced set decimated to 1/reduction of its triangles")
+	fs.IntVar(&f.width, "width", 128, "image width in pixels")
+	fs.IntVar(&f.height, "height", 128, "image height in pixels")
+	fs.StringVar(&f.views, "views", "all", "views, comma-separated, of "+strings.Join(viewNames(), " ")+`, or "all"`)
+	fs.StringVar(&f.sets, "sets", "balanced,unbalanced", "polygon sets to render: balanced (marching cubes), unbalanced (decimated)")
+	fs.StringVar(&f.balance, "balance", "Static,LeftRightHandoff,CostEffective", "balancing between ranks, comma-separated: Static, LeftRightHandoff (LRH), CostEffective")
+	fs.IntVar(&f.frames, "frames", 4, "frames per view and balancing choice; the boundaries move between frames")
+	fs.DurationVar(&f.timeout, "timeout", time.Minute, "the longest a rank waits for the others at a collective before ending the job")
+	fs.StringVar(&f.fail, "fail", "", "fault injection for tests: RANK:KIND makes that rank fail while rendering, KIND one of error (a run-time error, as a lost context), hang, exit (a crash), kill (SIGKILL)")
+	fs.Usage = usageFor(fs, "distributed", "Sort-last rendering over MPI: run it as `mpirun -np N bench distributed`. Each rank draws a share of the triangles\n"+
+		"into its own visibility buffer; the shares are composited by a MIN reduce-scatter and a gather at rank 0,\n"+
+		"which shades the image and checks it bit for bit against its own single-process frame. Between frames\n"+
+		"the -balance policy moves the share boundaries from the ranks' times. Prints per-rank times, the\n"+
+		"compositing time, the imbalance (slowest/mean rank time) and the handoffs.")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("bench distributed: unexpected argument %q (flags come after the command)", fs.Arg(0))
+	}
+	if f.field == "" && f.volume == "" {
+		f.field = fieldNames()[0]
+		if def := defaultField(); def != "" {
+			f.field = def
+		}
+	}
+	if err := f.check(); err != nil {
+		return nil, err
+	}
+	for _, s := range strings.Split(f.sets, ",") {
+		i := slices.Index(setNames[:], strings.TrimSpace(s))
+		if i < 0 {
+			return nil, f.errorf("sets", f.sets, "no set %q (have balanced, unbalanced)", s)
+		}
+		f.setList = append(f.setList, i)
+	}
+	for _, s := range strings.Split(f.balance, ",") {
+		p, err := distributed.ParsePolicy(strings.TrimSpace(s))
+		if err != nil {
+			return nil, f.errorf("balance", f.balance, "%v", err)
+		}
+		f.policyList = append(f.policyList, p)
+	}
+	if f.frames < 1 {
+		return nil, f.errorf("frames", strconv.Itoa(f.frames), "want at least 1")
+	}
+	if f.timeout <= 0 {
+		return nil, f.errorf("timeout", f.timeout.String(), "want a positive duration")
+	}
+	f.failRank = -1
+	if f.fail != "" {
+		r, kind, ok := strings.Cut(f.fail, ":")
+		n, err := strconv.Atoi(r)
+		if !ok || err != nil || n < 0 || !slices.Contains([]string{"error", "hang", "exit", "kill"}, kind) {
+			return nil, f.errorf("fail", f.fail, "want RANK:KIND with KIND error, hang, exit or kill")
+		}
+		f.failRank, f.failKind = n, kind
+	}
+	return f, nil
+}
+
+// run is one rank's whole command; every rank returns the same error.
+func (d *distRun) run(args []string, w io.Writer) error {
+	d.timeout = time.Minute
+	f, err := d.parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	if err := d.agree("parsing the flags", err); err != nil {
+		return err
+	}
+	d.timeout = f.timeout
+	d.comm = mpiComm{timeout: d.wait()}
+
+	c, err := gpu.NewHeadless()
+	if err := d.agree("making a GL context", err); err != nil {
+		return err
+	}
+	defer c.Delete()
+	d.c = c
+	pair, err := f.makeDataset()
+	d.pair = pair
+	if err := d.agree("building the dataset", err); err != nil {
+		return err
+	}
+	sc, err := scan.New(c)
+	if err := d.agree("making the scanner", err); err != nil {
+		return err
+	}
+	defer sc.Delete()
+	o := rasterizer.DefaultOptions()
+	o.Width, o.Height = f.width, f.height
+	quiet := func(string, ...any) {}
+	o.ScanConversion.Logf, o.ZBuffer.Logf = quiet, quiet
+	r, err := rasterizer.New(sc, o)
+	if err := d.agree("making the renderer", err); err != nil {
+		return err
+	}
+	defer r.Delete()
+
+	fmt.Fprintf(w, "distributed: %d ranks on %s (%s), rank 0's; image %dx%d, visibility %s\n", d.size, c.Caps().Renderer, c.Caps().Version, f.width, f.height, visName(r))
+	fmt.Fprintf(w, "dataset: %s at isovalue %g: balanced %d triangles, unbalanced %d\n", pair.Name, pair.Iso, pair.Balanced.Len(), pair.Unbalanced.Len())
+	pixels := f.width * f.height
+	block := (pixels + d.size - 1) / d.size
+	fmt.Fprintf(w, "compositing: MIN reduce-scatter of %d KiB a rank (%d-word blocks), then a gather of the blocks at rank 0 (%d KiB in all); the ids made global by each share's first triangle\n",
+		8*block*d.size/1024, block, 8*block*d.size/1024)
+	if err := d.agree("warming up", d.warmUp(f, r)); err != nil {
+		return err
+	}
+	t := &resultTable{header: []string{"set", "balance", "view", "rank ms (last frame)", "composite ms", "imbalance first→last", "handoffs", "image"}, left: 3}
+	var differ []string
+	for _, set := range f.setList {
+		m := pair.Balanced
+		if set == unbalancedSet {
+			m = pair.Unbalanced
+		}
+		var whole *mesh.GPU
+		if d.rank == 0 {
+			// Rank 0 holds the whole mesh: the resolve pass shades from it,
+			// and its single-process frame is the check.
+			whole, err = mesh.Upload(c, m)
+		}
+		if err := d.agree("uploading the mesh", err); err != nil {
+			return err
+		}
+		for _, pol := range f.policyList {
+			rows, bad, err := d.renderSet(f, r, m, whole, set, pol)
+			if err != nil {
+				if whole != nil {
+					whole.Delete()
+				}
+				return err
+			}
+			for _, row := range rows {
+				t.add(row...)
+			}
+			differ = append(differ, bad...)
+		}
+		if whole != nil {
+			whole.Delete()
+		}
+	}
+	fmt.Fprintln(w)
+	t.writeText(w)
+	fmt.Fprintf(w, "  rank ms: each rank's wall time for its share (render and read-back of the visibility words); composite ms: the slowest rank's reduce-scatter and gather;\n"+
+		"  imbalance: slowest rank / mean; handoffs: share boundaries moved over the frames; image: rank 0's composited visibility words and shaded pixels against its single-process frame\n")
+	if len(differ) > 0 {
+		fmt.Fprintf(w, "THE COMPOSITED IMAGES DIFFER from one process's:\n  %s\n", strings.Join(differ, "\n  "))
+		return errors.New("bench distributed: the composited image differs from the single-process image")
+	}
+	fmt.Fprintf(w, "every composited image equals the single-process image bit for bit (visibility words and pixels)\n")
+	return nil
+}
+
+func visName(r *rasterizer.Renderer) string {
+	if r.Visibility64() {
+		return "64-bit"
+	}
+	return "32-bit two-pass, words joined on the host"
+}
+
+// defaultField is the built-in field bench's other commands default to.
+func defaultField() string {
+	fs := flag.NewFlagSet("", flag.ContinueOnError)
+	f := addExpFlags(fs, "", renderDefaults)
+	return f.field
+}
+
+// warmUp renders this rank's first share of each set once under
+// balancer.Always and once as configured, untimed: llvmpipe compiles a
+// kernel at its first dispatch, seconds on a busy machine, which would
+// otherwise land in one rank's time (and in the others' waits).
+func (d *distRun) warmUp(f *distFlags, r *rasterizer.Renderer) error {
+	o := r.Options()
+	always := o
+	always.ScanConversion.Policy, always.ZBuffer.Policy = balancer.Always, balancer.Always
+	for _, set := range f.setList {
+		m := d.pair.Balanced
+		if set == unbalancedSet {
+			m = d.pair.Unbalanced
+		}
+		b := distributed.Partition(m.Len(), d.size)
+		part, err := share(d.c, m, b[d.rank], b[d.rank+1])
+		if err != nil {
+			return err
+		}
+		for _, opts := range []rasterizer.Options{always, o} {
+			if err = r.SetOptions(opts); err == nil {
+				_, err = r.Render(part, d.pair.Camera(f.viewList[0], o.Width, o.Height))
+			}
+			if err != nil {
+				break
+			}
+		}
+		part.Delete()
+		if err != nil {
+			return err
+		}
+	}
+	return r.SetOptions(o)
+}
+
+// share uploads triangles [lo, hi) of m.
+func share(c *gpu.Context, m *mesh.Mesh, lo, hi int) (*mesh.GPU, error) {
+	return mesh.Upload(c, &mesh.Mesh{Positions: m.Positions, Normals: m.Normals, Faces: m.Faces[lo:hi]})
+}
+
+// renderSet renders one set at every view under one balancing policy, and
+// returns the table rows and the image mismatches.
+func (d *distRun) renderSet(f *distFlags, r *rasterizer.Renderer, m *mesh.Mesh, whole *mesh.GPU, set int, pol distributed.Policy) (rows [][]string, differ []string, err error) {
+	w, h := r.Options().Width, r.Options().Height
+	bounds := distributed.Partition(m.Len(), d.size)
+	var part *mesh.GPU
+	defer func() {
+		if part != nil {
+			part.Delete()
+		}
+	}()
+	upload := func() (float64, error) {
+		if part != nil {
+			part.Delete()
+			part = nil
+		}
+		start := time.Now()
+		var err error
+		part, err = share(d.c, m, bounds[d.rank], bounds[d.rank+1])
+		return time.Since(start).Seconds(), err
+	}
+	secs, err := upload()
+	if err := d.agree("uploading the shares", err); err != nil {
+		return nil, nil, err
+	}
+	// The move cost: the slowest rank's upload time per triangle of its
+	// share (one node: moving is re-uploading).
+	perTri := []float64{secs / float64(max(1, bounds[d.rank+1]-bounds[d.rank]))}
+	all := make([]float64, d.size)
+	d.check(d.comm.AllgatherFloat64(perTri, all))
+	bal := &distributed.Balancer{Policy: pol, MoveCost: slices.Max(all)}
+	composited := make([]uint64, w*h)
+	for vi, v := range f.viewList {
+		cam := d.pair.Camera(v, w, h)
+		var first float64
+		handoffs := 0
+		var rankMs []float64
+		var compMs []float64
+		same := true
+		for frame := 0; frame < f.frames; frame++ {
+			start := time.Now()
+			_, err := r.Render(part, cam)
+			var words []uint64
+			if err == nil {
+				words = r.Visibility()
+			}
+			err = d.inject(f, err)
+			rankTime := time.Since(start).Seconds()
+			if err := d.agree(fmt.Sprintf("rendering the %s set at %s", setNames[set], v.Name), err); err != nil {
+				return nil, nil, err
+			}
+			distributed.Globalize(words, uint32(bounds[d.rank]))
+			d.phase = "compositing"
+			start = time.Now()
+			_, err = distributed.Composite(d.comm, pick(d.rank == 0, composited, nil), words, 0)
+			d.check(err)
+			compTime := time.Since(start).Seconds()
+			times := make([]float64, 2*d.size)
+			d.phase = "gathering the times"
+			d.check(d.comm.AllgatherFloat64([]float64{rankTime, compTime}, times))
+			rt, ct := make([]float64, d.size), 0.0
+			for k := range rt {
+				rt[k], ct = times[2*k], max(ct, times[2*k+1])
+			}
+			if frame == 0 {
+				first = distributed.Imbalance(rt)
+			}
+			rankMs, compMs = rt, append(compMs, ct)
+			if d.rank == 0 {
+				n, err := checkComposite(r, whole, cam, composited)
+				if err != nil {
+					return nil, nil, err
+				}
+				if n > 0 {
+					same = false
+					differ = append(differ, fmt.Sprintf("%s set, %v, %s, frame %d (bounds %v): %d pixels differ", setNames[set], pol, v.Name, frame, bounds, n))
+				}
+			}
+			next, moved := bal.Next(bounds, rt)
+			handoffs += moved
+			if next[d.rank] != bounds[d.rank] || next[d.rank+1] != bounds[d.rank+1] {
+				bounds = next
+				_, err = upload()
+			} else {
+				bounds = next
+			}
+			if err := d.agree("moving the shares", err); err != nil {
+				return nil, nil, err
+			}
+		}
+		ms := make([]string, len(rankMs))
+		for k, t := range rankMs {
+			ms[k] = fmt.Sprintf("%.1f", 1e3*t)
+		}
+		slices.Sort(compMs)
+		check := "identical"
+		if !same {
+			check = "DIFFERS"
+		}
+		setName, polName := "", ""
+		if vi == 0 {
+			setName, polName = setNames[set], pol.String()
+		}
+		rows = append(rows, []string{setName, polName, v.Name, strings.Join(ms, " "), fmt.Sprintf("%.2f", 1e3*compMs[len(compMs)/2]),
+			fmt.Sprintf("%.2f→%.2f", first, distributed.Imbalance(rankMs)), strconv.Itoa(handoffs), check})
+	}
+	return rows, differ, nil
+}
+
+func pick[T any](c bool, a, b T) T {
+	if c {
+		return a
+	}
+	return b
+}
+
+// inject is the -fail fault at this rank, during rendering.
+func (d *distRun) inject(f *distFlags, err error) error {
+	if f.failRank != d.rank {
+		return err
+	}
+	switch f.failKind {
+	case "error":
+		return errors.New("injected failure (-fail): the GL context is lost")
+	case "hang":
+		select {}
+	case "exit":
+		os.Exit(7)
+	case "kill":
+		syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		select {}
+	}
+	return err
+}
+
+// checkComposite compares the composited words with rank 0's own frame
+// of the whole mesh, then resolves them and compares the pixels: the
+// number of pixels that differ.
+func checkComposite(r *rasterizer.Renderer, whole *mesh.GPU, cam view.Camera, composited []uint64) (int, error) {
+	if _, err := r.Render(whole, cam); err != nil {
+		return 0, fmt.Errorf("bench distributed: rank 0's single-process frame: %w", err)
+	}
+	want, wantPix := r.Visibility(), r.Pixels()
+	if err := r.Resolve(whole, cam, composited); err != nil {
+		return 0, err
+	}
+	n := 0
+	for p, px := range r.Pixels() {
+		if px != wantPix[p] || composited[p] != want[p] {
+			n++
+		}
+	}
+	return n, nil
+}

@@ -1,0 +1,133 @@
+//go:build mpi
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// The distributed tests run the bench binary under mpirun (make test-mpi:
+// go test -tags mpi -run Distributed ./bench), so they need OpenMPI
+// (openmpi-bin) and a build with the mpi tag.
+
+var built struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// mpiBench builds bench with the mpi tag once per test binary.
+func mpiBench(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("mpirun"); err != nil {
+		t.Fatalf("mpirun not found (apt-get install openmpi-bin): %v", err)
+	}
+	built.once.Do(func() {
+		dir, err := os.MkdirTemp("", "dpgl-mpi")
+		if err != nil {
+			built.err = err
+			return
+		}
+		built.path = filepath.Join(dir, "bench")
+		out, err := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-tags", "mpi", "-o", built.path, ".").CombinedOutput()
+		if err != nil {
+			built.err = fmt.Errorf("go build -tags mpi: %v\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
+	}
+	return built.path
+}
+
+// mpirun runs bench distributed on np ranks and returns its output, error
+// and how long it took; limit kills it (a hang fails the test, not the
+// suite).
+func mpirun(t *testing.T, np int, limit time.Duration, args ...string) (string, error, time.Duration) {
+	t.Helper()
+	bin := mpiBench(t)
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	full := append([]string{"-np", fmt.Sprint(np), "--oversubscribe", "--allow-run-as-root", bin, "distributed"}, args...)
+	cmd := exec.CommandContext(ctx, "mpirun", full...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	start := time.Now()
+	err := cmd.Run()
+	took := time.Since(start)
+	if ctx.Err() != nil {
+		t.Fatalf("mpirun %s: still running after %v (a hang):\n%s", strings.Join(full, " "), limit, out.String())
+	}
+	return out.String(), err, took
+}
+
+// TestDistributedBitForBit: on 1 to 4 ranks, both sets of the default
+// dataset at the paper's four views, under every balancing choice (whose
+// boundaries move between the frames), rank 0's composited visibility
+// words and shaded image equal its single-process frame bit for bit (the
+// command fails otherwise).
+func TestDistributedBitForBit(t *testing.T) {
+	for np := 1; np <= 4; np++ {
+		out, err, took := mpirun(t, np, 5*time.Minute, "-width", "128", "-height", "128", "-res", "32", "-frames", "2")
+		if err != nil {
+			t.Fatalf("%d ranks: %v\n%s", np, err, out)
+		}
+		for _, want := range []string{fmt.Sprintf("distributed: %d ranks", np), "bit for bit", "Static", "LeftRightHandoff", "CostEffective"} {
+			if !strings.Contains(out, want) {
+				t.Fatalf("%d ranks: no %q in the output:\n%s", np, want, out)
+			}
+		}
+		if strings.Contains(out, "DIFFERS") {
+			t.Fatalf("%d ranks: an image differs:\n%s", np, out)
+		}
+		t.Logf("%d ranks: %v", np, took.Round(time.Millisecond))
+	}
+}
+
+// TestDistributedFaults: a rank that fails ends the job with a message
+// from rank 0, a rank that dies or hangs ends it within seconds, never a
+// hang.
+func TestDistributedFaults(t *testing.T) {
+	small := []string{"-width", "64", "-height", "64", "-res", "16", "-frames", "1", "-sets", "balanced", "-balance", "Static", "-views", "(0,0)"}
+	cases := []struct {
+		name  string
+		args  []string
+		want  []string // all in the output
+		limit time.Duration
+	}{
+		{"error", []string{"-fail", "2:error"}, []string{"rank 2: injected failure (-fail): the GL context is lost", "rendering the balanced set"}, time.Minute},
+		{"bad file", []string{"-volume", "/nonexistent/brain.nii.gz", "-sets", "balanced"}, []string{"rank 0,1,2,3:", "/nonexistent/brain.nii.gz"}, time.Minute},
+		{"bad flag", []string{"-balance", "fair"}, []string{"-balance fair", "no balancing policy"}, time.Minute},
+		{"hang", []string{"-fail", "1:hang", "-timeout", "5s"}, []string{"rank 0: another rank did not reach", "ending the job"}, time.Minute},
+		{"exit", []string{"-fail", "3:exit"}, []string{"Exit code:    7"}, time.Minute},
+		{"kill", []string{"-fail", "1:kill"}, []string{"process rank 1", "signal 9"}, time.Minute},
+	}
+	for _, tc := range cases {
+		args := tc.args
+		if tc.name != "bad file" {
+			args = append(append([]string{}, small...), tc.args...)
+		} else {
+			args = append(append([]string{}, small[:8]...), tc.args...)
+		}
+		out, err, took := mpirun(t, 4, tc.limit, args...)
+		if err == nil {
+			t.Fatalf("%s: the job succeeded:\n%s", tc.name, out)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(out, w) {
+				t.Fatalf("%s: no %q in the output (%v after %v):\n%s", tc.name, w, err, took, out)
+			}
+		}
+		t.Logf("%s: ended in %v: %v", tc.name, took.Round(time.Millisecond), err)
+	}
+}
