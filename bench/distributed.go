@@ -68,8 +68,8 @@ func (d *distRun) agree(phase string, err error) error {
 	send := make([]byte, errorBytes)
 	if err != nil {
 		msg := err.Error()
-		if len(msg) > errorBytes {
-			msg = msg[:errorBytes-3] + "..."
+		if len(msg) > errorBytes-1 {
+			msg = msg[:errorBytes-4] + "..."
 		}
 		copy(send, msg)
 		send[len(send)-1] = 1 // failed, even if the message is empty
@@ -138,7 +138,7 @@ func runDistributed(args []string, w io.Writer) error {
 	}
 	err := d.run(args, w)
 	mpi.Finalize()
-	if d.rank != 0 && err != nil {
+	if d.rank != 0 && err != nil && !errors.Is(err, flag.ErrHelp) {
 		os.Exit(1) // rank 0 says why
 	}
 	return err
