@@ -27,7 +27,8 @@ func TestVisibilityComposite(t *testing.T) {
 	setup, _ := raster.SetupMesh(&mvp, soup, w, h)
 	ref := raster.Rasterize(setup, w, h)
 	for _, vis32 := range []bool{true, false} {
-		if !vis32 && !c.Caps().Atomic64 {
+		emulated := !vis32 && !c.Caps().Atomic64
+		if emulated {
 			if !c.Caps().Int64 {
 				continue
 			}
