@@ -82,9 +82,15 @@
 // (vertex and fragment shaders, depth test), writing primitive ids: the
 // reference for visibility and the baseline for speed.
 //
+// Visibility reads a frame's visibility words (depth above, primitive id
+// below) and Resolve shades given words: frames of parts of a mesh, their
+// ids made global, composite by an elementwise minimum into the frame of
+// the whole, bit for bit (package distributed does it across MPI ranks).
+//
 // Subpackages: raster (the exact rules and the CPU reference renderer),
 // mesh (triangle meshes, GPU layout, PLY), volume (grids, built-in fields,
 // NIfTI-1), isosurface (marching cubes on CPU and GPU, quadric-error
 // decimation), dataset (balanced and unbalanced polygon sets of one surface),
-// view (the paper's four views), workload (the paper's Table 1).
+// view (the paper's four views), workload (the paper's Table 1),
+// distributed (sort-last rendering across processes).
 package rasterizer
