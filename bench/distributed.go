@@ -23,6 +23,7 @@ import (
 	"github.com/dpgl/dpgl/rasterizer/distributed"
 	"github.com/dpgl/dpgl/rasterizer/mesh"
 	"github.com/dpgl/dpgl/rasterizer/view"
+	"github.com/dpgl/dpgl/rasterizer/volume"
 	"github.com/dpgl/dpgl/scan"
 )
 
@@ -163,7 +164,7 @@ func (d *distRun) parse(args []string) (*distFlags, error) {
 	}
 	f := &distFlags{expFlags: &expFlags{cmd: "distributed", fs: fs, lanes: "all", policies: "CostEffective", calPath: "-", commonFlags: &commonFlags{reps: 1}}}
 	fs.StringVar(&f.volume, "volume", "", "a NIfTI-1 volume (.nii or .nii.gz) to take the surface from instead of a built-in field")
-	fs.StringVar(&f.field, "field", "", "built-in field to sample (default: the default dataset's): "+strings.Join(fieldNames(), ", "))
+	fs.StringVar(&f.field, "field", volume.Default().Name, "built-in field to sample: "+strings.Join(fieldNames(), ", "))
 	fs.IntVar(&f.res, "res", 32, "grid size per axis (a volume is resampled to it when larger; 0: as it is)")
 	fs.Float64Var(&f.iso, "iso", 0, "isovalue (default: the field's own; for -volume the middle of its range)")
 	fs.IntVar(&f.reduction, "reduction", 8, "the unbalanced set is the balanced set decimated to 1/reduction of its triangles")
@@ -185,12 +186,6 @@ func (d *distRun) parse(args []string) (*distFlags, error) {
 	}
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("bench distributed: unexpected argument %q (flags come after the command)", fs.Arg(0))
-	}
-	if f.field == "" && f.volume == "" {
-		f.field = fieldNames()[0]
-		if def := defaultField(); def != "" {
-			f.field = def
-		}
 	}
 	if err := f.check(); err != nil {
 		return nil, err
@@ -325,13 +320,6 @@ func visName(r *rasterizer.Renderer) string {
 		return "64-bit"
 	}
 	return "32-bit two-pass, words joined on the host"
-}
-
-// defaultField is the built-in field bench's other commands default to.
-func defaultField() string {
-	fs := flag.NewFlagSet("", flag.ContinueOnError)
-	f := addExpFlags(fs, "", renderDefaults)
-	return f.field
 }
 
 // warmUp renders this rank's first share of each set once under
