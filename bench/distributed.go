@@ -138,9 +138,17 @@ func runDistributed(args []string, w io.Writer) error {
 		}()
 	}
 	err := d.run(args, w)
+	failed := err != nil && !errors.Is(err, flag.ErrHelp)
+	if failed && d.rank == 0 {
+		// Said before MPI_Finalize, where the other ranks wait: once one
+		// exits non-zero mpirun ends the job, maybe before rank 0 speaks.
+		fmt.Fprintln(os.Stderr, err)
+	}
 	mpi.Finalize()
-	if d.rank != 0 && err != nil && !errors.Is(err, flag.ErrHelp) {
-		os.Exit(1) // rank 0 says why
+	if failed {
+		// Only rank 0's status says the job failed (it said why); a
+		// non-zero status elsewhere would race its message.
+		os.Exit(pick(d.rank == 0, 1, 0))
 	}
 	return err
 }
