@@ -17,6 +17,9 @@ func init() {
 	commands["sort"] = command{runSort, "radix sort of uint32 keys on both paths, against the copy kernel and slices.Sort"}
 }
 
+// sortRowName is what bench primitives' -only matches to print the sort.
+const sortRowName = "radix sort"
+
 // sortResult is one path's timing at one size.
 type sortResult struct {
 	path string
