@@ -115,8 +115,8 @@ type decimation struct {
 // New puts the pair's two sets on the GPU and makes a renderer for
 // o.Width × o.Height images.
 func New(c *gpu.Context, pair *dataset.Pair, o Options) (s *Scene, err error) {
-	if pair == nil || pair.Balanced == nil || pair.Volume == nil {
-		panic("scene: New: pair, its volume or its balanced set is nil")
+	if pair == nil || pair.Balanced == nil {
+		panic("scene: New: pair or its balanced set is nil")
 	}
 	if o.Reduction == 0 {
 		o.Reduction = dataset.DefaultReduction
@@ -124,13 +124,15 @@ func New(c *gpu.Context, pair *dataset.Pair, o Options) (s *Scene, err error) {
 	if o.Reduction < 1 {
 		panic(fmt.Sprintf("scene: New: Reduction %d", o.Reduction))
 	}
-	s = &Scene{c: c, opts: o, pair: pair, iso: pair.Iso}
+	// The scene being built is freed on failure: not through s, which a
+	// "return nil, err" has set to nil before deferred calls run.
+	built := &Scene{c: c, opts: o, pair: pair, iso: pair.Iso}
 	defer func() {
 		if err != nil {
-			s.Delete()
-			s = nil
+			built.Delete()
 		}
 	}()
+	s = built
 	if s.sc, err = scan.New(c); err != nil {
 		return nil, err
 	}
@@ -261,6 +263,9 @@ func (s *Scene) SetIso(iso float32) error {
 	if iso == s.iso {
 		return nil
 	}
+	if s.pair.Volume == nil {
+		return fmt.Errorf("scene: %s is a mesh: it has no isovalue to change", s.pair.Name)
+	}
 	var err error
 	if s.ext == nil {
 		if s.ext, err = isosurface.NewExtractor(s.c, s.sc); err != nil {
@@ -313,7 +318,9 @@ func (s *Scene) startDecimation() {
 		// As dataset.FromVolume: decimate unless there is too little.
 		if reduction > 1 && m.Len() >= reduction {
 			m = isosurface.Decimate(m, isosurface.DecimateOptions{TargetFaces: m.Len() / reduction})
-			isosurface.SetFieldNormals(m, vol)
+			if vol != nil { // a mesh's pair has no field: keep its normals
+				isosurface.SetFieldNormals(m, vol)
+			}
 		}
 		s.dec.mu.Lock()
 		s.dec.running, s.dec.result = false, m

@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -356,5 +357,50 @@ func TestPairWithoutUnbalancedSet(t *testing.T) {
 		}
 		sameImage(t, "decimated in the scene", s.Texture().ReadUint32(), reference(t, c, full.Unbalanced, cam, w, h))
 		s.Delete()
+	}
+}
+
+// TestNewFailureReturnsTheError: a scene that fails half-built frees what
+// it made and returns the failure itself (it once deferred a Delete on the
+// nil it was about to return, and the viewer died of that instead).
+func TestNewFailureReturnsTheError(t *testing.T) {
+	c := gputest.Context(t)
+	s, err := New(c, smallPair(), testOptions(raster.MaxImageSize+1, 8))
+	if err == nil || s != nil || !strings.Contains(err.Error(), "image size") {
+		t.Fatalf("New at %dx8: %v, %v; want the renderer's image-size error", raster.MaxImageSize+1, s, err)
+	}
+}
+
+// TestMeshPair: a pair made of a mesh (no volume) renders both sets, the
+// unbalanced one decimated in the background without a field's normals,
+// and refuses a new isovalue with an error.
+func TestMeshPair(t *testing.T) {
+	c := gputest.Context(t)
+	p, err := dataset.FromMesh("torus mesh", smallPair().Balanced, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	half := *p
+	half.Unbalanced = nil
+	const w, h = 64, 52
+	cam := p.Camera(view.Paper()[1], w, h)
+	s, err := New(c, &half, testOptions(w, h))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Delete()
+	if err := s.PrepareUnbalanced(); err != nil {
+		t.Fatal(err)
+	}
+	f, err := s.Render(true, false, cam)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f.Unbalanced || f.Triangles != p.Unbalanced.Len() {
+		t.Fatalf("%+v, want the decimated %d triangles", f, p.Unbalanced.Len())
+	}
+	sameImage(t, "mesh decimated in the scene", s.Texture().ReadUint32(), reference(t, c, p.Unbalanced, cam, w, h))
+	if err := s.SetIso(0.5); err == nil || !strings.Contains(err.Error(), "mesh") {
+		t.Fatalf("SetIso on a mesh: %v", err)
 	}
 }

@@ -1,0 +1,38 @@
+package dataset
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/dpgl/dpgl/rasterizer/isosurface"
+	"github.com/dpgl/dpgl/rasterizer/mesh"
+)
+
+// FromMesh makes a pair of a mesh read from a file: m is the balanced set
+// as it is, and its quadric-error decimation to 1/reduction of its
+// triangles the unbalanced one, as FromVolume does for an isosurface. A
+// mesh without normals gets area-weighted vertex normals (m is not
+// changed). The pair has no volume (Volume is nil, Iso 0). A mesh without
+// triangles is an error.
+func FromMesh(name string, m *mesh.Mesh, reduction int) (*Pair, error) {
+	if reduction < 1 {
+		panic(fmt.Sprintf("dataset: FromMesh: reduction %d, want >= 1", reduction))
+	}
+	if m.Len() == 0 {
+		return nil, errors.New("dataset: the mesh has no triangles")
+	}
+	if err := m.Validate(); err != nil {
+		return nil, fmt.Errorf("dataset: %w", err)
+	}
+	if m.Normals == nil {
+		c := *m
+		c.ComputeNormals()
+		m = &c
+	}
+	p := &Pair{Name: name, Balanced: m, Unbalanced: m}
+	if reduction > 1 && m.Len() >= reduction {
+		p.Unbalanced = isosurface.Decimate(m, isosurface.DecimateOptions{TargetFaces: m.Len() / reduction})
+	}
+	p.Lo, p.Hi, _ = m.Bounds()
+	return p, nil
+}
