@@ -77,8 +77,8 @@ func (p *platform) Open(debug bool) (func(string) unsafe.Pointer, string, error)
 	glfwState.Lock()
 	defer glfwState.Unlock()
 	if glfwState.refs == 0 {
-		if err := glfw.Init(); err != nil {
-			return nil, "", fmt.Errorf("window: %w: glfw.Init: %v; run under `xvfb-run -a` or render headless", ErrNoDisplay, err)
+		if err := initGLFW(); err != nil {
+			return nil, "", err
 		}
 	}
 	glfwState.refs++
@@ -102,6 +102,29 @@ func (p *platform) Open(debug bool) (func(string) unsafe.Pointer, string, error)
 	}
 	p.release()
 	return nil, "", fmt.Errorf("window: no OpenGL 4.3+ core context with a window: %v", lastErr)
+}
+
+// initGLFW initializes GLFW. go-gl's glfw.Init only logs a platform
+// error (a DISPLAY naming no X server: "X11: Failed to open display :99")
+// and returns nil, leaving GLFW uninitialized, so that the next call
+// panics; the error is read back from GLFW itself.
+func initGLFW() error {
+	glfwLastError() // drop an error of an earlier, finished use
+	err := glfw.Init()
+	if code, desc := glfwLastError(); err == nil && code != 0 {
+		err = errors.New(desc)
+	}
+	if err == nil {
+		return nil
+	}
+	glfw.Terminate() // nothing to do if the init failed; cleans up if it half worked
+	where := "the display"
+	if d := os.Getenv("DISPLAY"); d != "" {
+		where = fmt.Sprintf("the X server of DISPLAY=%s", d)
+	} else if d := os.Getenv("WAYLAND_DISPLAY"); d != "" {
+		where = fmt.Sprintf("the Wayland compositor of WAYLAND_DISPLAY=%s", d)
+	}
+	return fmt.Errorf("window: %w: GLFW cannot open %s (%v): is it running? Run under `xvfb-run -a`, or render headless (gpu.NewHeadless)", ErrNoDisplay, where, err)
 }
 
 // createWindow turns GLFW's panics (go-gl reports some errors that way) into

@@ -64,3 +64,31 @@ func TestNoDisplayIsAClearError(t *testing.T) {
 		t.Fatal("a 0x10 window was accepted")
 	}
 }
+
+// TestDeadDisplayIsAClearError: a DISPLAY that names no X server makes
+// glfw.Init log and return nil; Open must still fail with ErrNoDisplay and
+// a message naming the display, not panic at the first GLFW call, and
+// GLFW must work again for the next window.
+func TestDeadDisplayIsAClearError(t *testing.T) {
+	live := os.Getenv("DISPLAY")
+	t.Setenv("WAYLAND_DISPLAY", "")
+	t.Setenv("DISPLAY", ":4093") // no X server listens there (checked below)
+	if _, err := os.Stat("/tmp/.X11-unix/X4093"); err == nil {
+		t.Skip("an X server runs on :4093")
+	}
+	for i := 0; i < 2; i++ {
+		_, err := Open(Options{Width: 10, Height: 10, Hidden: true})
+		if !errors.Is(err, ErrNoDisplay) || !strings.Contains(err.Error(), "DISPLAY=:4093") || !strings.Contains(err.Error(), "xvfb-run") {
+			t.Fatalf("Open on a dead display: %v", err)
+		}
+	}
+	if live == "" {
+		return
+	}
+	os.Setenv("DISPLAY", live)
+	w, err := Open(Options{Width: 10, Height: 10, Hidden: true})
+	if err != nil {
+		t.Fatalf("after a dead display, a live one: %v", err)
+	}
+	w.Close()
+}
