@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"image/jpeg"
 	"image/png"
 	"io"
 	"os"
@@ -244,7 +245,7 @@ func (a *App) screenshot() {
 		return
 	}
 	path := filepath.Join(a.cfg.ShotDir, "dpgl-"+time.Now().Format("20060102-150405.000")+".png")
-	if err := WritePNG(path, img); err != nil {
+	if err := WriteImage(path, img); err != nil {
 		a.fail(err)
 		return
 	}
@@ -252,17 +253,49 @@ func (a *App) screenshot() {
 	fmt.Fprintln(a.cfg.Out, a.msg)
 }
 
-// WritePNG saves img as a PNG file.
-func WritePNG(path string, img image.Image) error {
-	f, err := os.Create(path)
+// ImageFormat is the encoding a screenshot's file name asks for by its
+// extension: "png", or "jpeg" for .jpg and .jpeg (any case). Other names
+// are an error, so that no file holds bytes its name belies.
+func ImageFormat(path string) (string, error) {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".png":
+		return "png", nil
+	case ".jpg", ".jpeg":
+		return "jpeg", nil
+	}
+	return "", fmt.Errorf("%s: unknown image extension %q: want .png, .jpg or .jpeg", path, filepath.Ext(path))
+}
+
+// WriteImage saves img in the format its extension names (ImageFormat):
+// encoded into a temporary file beside it and renamed over path, so that a
+// failure leaves no half-written file and an older file at path intact.
+func WriteImage(path string, img image.Image) error {
+	format, err := ImageFormat(path)
 	if err != nil {
 		return err
 	}
-	if err := png.Encode(f, img); err != nil {
-		f.Close()
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
 		return err
 	}
-	return f.Close()
+	// CreateTemp makes the file 0600; a screenshot is an ordinary file.
+	err = f.Chmod(0o644)
+	if err == nil && format == "png" {
+		err = png.Encode(f, img)
+	} else if err == nil {
+		err = jpeg.Encode(f, img, &jpeg.Options{Quality: 95})
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
 }
 
 // Script renders frames frames of the state as it is (input other than a
@@ -302,7 +335,7 @@ func (a *App) Script(frames int, shot string) error {
 			return err
 		}
 		if last {
-			if err := WritePNG(shot, img); err != nil {
+			if err := WriteImage(shot, img); err != nil {
 				return err
 			}
 			b := img.Bounds()

@@ -331,3 +331,33 @@ func TestScreenshotOfNothing(t *testing.T) {
 		t.Fatalf("S on a blank window: overlay %q, output %q", a.StatsLines(), out)
 	}
 }
+
+// TestWriteImage: a screenshot is encoded as its extension says, and a
+// name it cannot honour is refused before any file is made.
+func TestWriteImage(t *testing.T) {
+	dir := t.TempDir()
+	img := image.NewRGBA(image.Rect(0, 0, 3, 2))
+	img.Pix[0], img.Pix[3] = 200, 255
+	for name, magic := range map[string]string{"a.png": "\x89PNG", "b.JPG": "\xff\xd8\xff", "c.jpeg": "\xff\xd8\xff"} {
+		path := filepath.Join(dir, name)
+		if err := WriteImage(path, img); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil || !strings.HasPrefix(string(b), magic) {
+			t.Fatalf("%s: starts %q (%v), want %q", name, b[:min(len(b), 4)], err, magic)
+		}
+	}
+	for _, name := range []string{"d.gif", "e", "f.png.txt"} {
+		path := filepath.Join(dir, name)
+		if err := WriteImage(path, img); err == nil || !strings.Contains(err.Error(), path) {
+			t.Fatalf("%s: %v, want an error naming the file", name, err)
+		}
+		if _, err := os.Stat(path); err == nil {
+			t.Fatalf("%s was written", name)
+		}
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 3 {
+		t.Fatalf("%d files in the folder, want 3 (no temporary files left)", len(ents))
+	}
+}
