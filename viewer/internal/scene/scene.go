@@ -49,6 +49,9 @@ type Options struct {
 	// ScanCost and ZBufferCost are the loops' costIterations (0: the
 	// balancer's default, with its warning).
 	ScanCost, ZBufferCost float64
+	// Flat shades each triangle with its own normal (a cube shows flat
+	// faces) instead of the interpolated vertex normals.
+	Flat bool
 	// Reduction is the factor by which decimation reduces a re-extracted
 	// surface to make its unbalanced set (0: dataset.DefaultReduction).
 	Reduction int
@@ -136,12 +139,12 @@ func New(c *gpu.Context, pair *dataset.Pair, o Options) (s *Scene, err error) {
 	if s.sc, err = scan.New(c); err != nil {
 		return nil, err
 	}
-	if s.sets[0], err = upload(c, pair.Balanced); err != nil {
+	if s.sets[0], err = s.upload(pair.Balanced); err != nil {
 		return nil, err
 	}
 	s.unbalancedGen = -1
 	if pair.Unbalanced != nil {
-		if s.sets[1], err = upload(c, pair.Unbalanced); err != nil {
+		if s.sets[1], err = s.upload(pair.Unbalanced); err != nil {
 			return nil, err
 		}
 		s.unbalancedGen = 0
@@ -155,12 +158,24 @@ func New(c *gpu.Context, pair *dataset.Pair, o Options) (s *Scene, err error) {
 	return s, nil
 }
 
-// upload is mesh.Upload, also for an empty mesh.
-func upload(c *gpu.Context, m *mesh.Mesh) (*mesh.GPU, error) {
+// upload is mesh.Upload, also for an empty mesh, with face normals under
+// Flat.
+func (s *Scene) upload(m *mesh.Mesh) (*mesh.GPU, error) {
 	if m.Len() == 0 {
-		return mesh.NewGPU(c, 0)
+		return mesh.NewGPU(s.c, 0)
 	}
-	return mesh.Upload(c, m)
+	g, err := mesh.Upload(s.c, m)
+	if err == nil {
+		s.shade(g)
+	}
+	return g, err
+}
+
+// shade gives a set on the GPU face normals under Flat.
+func (s *Scene) shade(g *mesh.GPU) {
+	if s.opts.Flat {
+		mesh.SetFaceNormals(g)
+	}
 }
 
 func (s *Scene) rendererOptions() rasterizer.Options {
@@ -278,6 +293,7 @@ func (s *Scene) SetIso(iso float32) error {
 	if _, err := s.ext.Extract(s.sets[0], s.vol, iso); err != nil {
 		return err
 	}
+	s.shade(s.sets[0])
 	s.iso = iso
 	s.gen++
 	return nil
@@ -304,6 +320,12 @@ func (s *Scene) startDecimation() {
 	src := s.pair.Balanced
 	if s.gen != 0 {
 		pos, nrm = s.sets[0].DownloadSoup()
+		if s.opts.Flat {
+			// Face normals would split every corner in FromSoup, and
+			// a surface in pieces does not decimate: merge by position,
+			// and take the field's normals (which shade replaces).
+			nrm = nil
+		}
 		src = nil
 	}
 	gen, reduction, vol := s.gen, s.opts.Reduction, s.pair.Volume
@@ -345,7 +367,7 @@ func (s *Scene) Poll() (bool, error) {
 	s.dec.mu.Unlock()
 	changed := false
 	if res != nil && gen == s.gen {
-		m, err := upload(s.c, res)
+		m, err := s.upload(res)
 		if err != nil {
 			return false, err
 		}

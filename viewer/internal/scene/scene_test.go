@@ -32,6 +32,12 @@ func testOptions(w, h int) Options {
 // must equal.
 func reference(t *testing.T, c *gpu.Context, m *mesh.Mesh, cam view.Camera, w, h int) []uint32 {
 	t.Helper()
+	return shadedReference(t, c, m, cam, w, h, false)
+}
+
+// shadedReference is reference with vertex normals or, flat, face normals.
+func shadedReference(t *testing.T, c *gpu.Context, m *mesh.Mesh, cam view.Camera, w, h int, flat bool) []uint32 {
+	t.Helper()
 	s, err := scan.New(c)
 	if err != nil {
 		t.Fatal(err)
@@ -46,11 +52,14 @@ func reference(t *testing.T, c *gpu.Context, m *mesh.Mesh, cam view.Camera, w, h
 		t.Fatal(err)
 	}
 	defer r.Delete()
-	g, err := upload(c, m)
+	g, err := mesh.Upload(c, m)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer g.Delete()
+	if flat {
+		mesh.SetFaceNormals(g)
+	}
 	if _, err := r.Render(g, cam); err != nil {
 		t.Fatal(err)
 	}
@@ -265,7 +274,7 @@ func TestHardwareReference(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer hw.Delete()
-	g, _ := upload(c, pair.Balanced)
+	g, _ := mesh.Upload(c, pair.Balanced)
 	defer g.Delete()
 	mvp := cam.MVP()
 	hw.Render(g.Positions, g.N, &mvp)
@@ -403,4 +412,66 @@ func TestMeshPair(t *testing.T) {
 	if err := s.SetIso(0.5); err == nil || !strings.Contains(err.Error(), "mesh") {
 		t.Fatalf("SetIso on a mesh: %v", err)
 	}
+}
+
+// TestFlat: under Flat every set, the pair's, a re-extracted one and its
+// decimation, is shaded with face normals, and looks unlike the smooth one.
+func TestFlat(t *testing.T) {
+	c := gputest.Context(t)
+	p := smallPair()
+	const w, h = 64, 52
+	cam := p.Camera(view.Paper()[1], w, h)
+	o := testOptions(w, h)
+	o.Flat = true
+	s, err := New(c, p, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Delete()
+	for _, unbalanced := range []bool{false, true} {
+		if _, err := s.Render(unbalanced, false, cam); err != nil {
+			t.Fatal(err)
+		}
+		m := p.Balanced
+		if unbalanced {
+			m = p.Unbalanced
+		}
+		got := s.Texture().ReadUint32()
+		sameImage(t, "flat", got, shadedReference(t, c, m, cam, w, h, true))
+		if smooth := reference(t, c, m, cam, w, h); countDiffer(got, smooth) < w*h/50 {
+			t.Fatalf("unbalanced %v: the flat image differs from the smooth one in %d pixels only", unbalanced, countDiffer(got, smooth))
+		}
+	}
+	// A new isovalue: extracted on the GPU, decimated on the CPU.
+	want := dataset.FromVolume("", p.Volume, 0.1, 5)
+	if err := s.SetIso(0.1); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PrepareUnbalanced(); err != nil {
+		t.Fatal(err)
+	}
+	for _, unbalanced := range []bool{false, true} {
+		f, err := s.Render(unbalanced, false, cam)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := want.Balanced
+		if unbalanced {
+			m = want.Unbalanced
+		}
+		if f.Triangles != m.Len() {
+			t.Fatalf("unbalanced %v at 0.1: %d triangles, want %d", unbalanced, f.Triangles, m.Len())
+		}
+		sameImage(t, "flat at 0.1", s.Texture().ReadUint32(), shadedReference(t, c, m, cam, w, h, true))
+	}
+}
+
+func countDiffer(a, b []uint32) int {
+	n := 0
+	for i := range a {
+		if a[i] != b[i] {
+			n++
+		}
+	}
+	return n
 }
