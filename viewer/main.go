@@ -29,6 +29,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -36,9 +37,11 @@ import (
 
 	"github.com/dpgl/dpgl/balancer"
 	"github.com/dpgl/dpgl/gpu/window"
+	"github.com/dpgl/dpgl/internal/cliflag"
 	"github.com/dpgl/dpgl/rasterizer"
 	"github.com/dpgl/dpgl/rasterizer/dataset"
 	"github.com/dpgl/dpgl/rasterizer/isosurface"
+	"github.com/dpgl/dpgl/rasterizer/mesh"
 	"github.com/dpgl/dpgl/rasterizer/raster"
 	"github.com/dpgl/dpgl/rasterizer/view"
 	"github.com/dpgl/dpgl/rasterizer/volume"
@@ -72,12 +75,14 @@ type options struct {
 	field      string
 	res        int
 	volume     string
+	mesh       string
 	iso        float64
 	isoSet     bool
 	isoStep    float64
 	reduction  int
 	width      int
 	height     int
+	flat       bool
 	view       view.View
 	policy     balancer.Policy
 	lanes      int
@@ -89,34 +94,43 @@ type options struct {
 	shotDir    string
 	cost       float64
 	calPath    string
+	given      map[string]bool
 }
 
 func (o *options) scripted() bool { return o.frames > 0 }
 
+// softVolumeRes is the longest axis a volume is resampled to on a software
+// renderer when -res is not given: what llvmpipe draws at a few frames a
+// second.
+const softVolumeRes = 128
+
 // parseFlags reads the command line; mistakes are reported on stderr and
-// returned wrapping errUsage.
+// returned wrapping errUsage. The numbers are checked as they are parsed
+// (package cliflag), the rest here, before a window opens.
 func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	o := &options{}
 	fs := flag.NewFlagSet("viewer", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.field, "field", volume.Default().Name, "built-in field to sample: "+fieldNames())
-	fs.IntVar(&o.res, "res", dataset.DefaultResolution, "samples per axis of the built-in field")
+	cliflag.Int(fs, &o.res, "res", dataset.DefaultResolution, fmt.Sprintf("samples per axis of the built-in field; with -volume, the samples of the volume's longest axis, resampled when it has more (0: as it is; default %d on a software renderer, else as it is)", softVolumeRes), 0, math.MaxInt)
 	fs.StringVar(&o.volume, "volume", "", "NIfTI-1 volume (.nii or .nii.gz) to open instead of a built-in field")
-	fs.Float64Var(&o.iso, "iso", 0, "isovalue (default: the field's own; for a volume the middle of its value range)")
-	fs.Float64Var(&o.isoStep, "isostep", 0, "isovalue change of one +/- press (default: 1/64 of the value range)")
-	fs.IntVar(&o.reduction, "reduction", dataset.DefaultReduction, "decimation factor that makes the unbalanced set")
+	fs.StringVar(&o.mesh, "mesh", "", "PLY mesh to show instead of an isosurface: the balanced set; its decimation to 1/reduction the unbalanced one")
+	cliflag.Float(fs, &o.iso, "iso", 0, "isovalue (default: the field's own; for a volume the middle of its value range)", cliflag.Float32)
+	cliflag.Float(fs, &o.isoStep, "isostep", 0, "isovalue change of one +/- press (default: 1/64 of the value range)", cliflag.NonNegative)
+	cliflag.Int(fs, &o.reduction, "reduction", dataset.DefaultReduction, "decimation factor that makes the unbalanced set", 1, math.MaxInt)
 	size := fs.String("size", "512x512", "window size WxH in pixels")
+	fs.BoolVar(&o.flat, "flat", false, "flat shading: one normal per triangle, so that a cube's faces stay flat")
 	viewName := fs.String("view", "(45,45)", "starting view: (0,0), (45,45), M(0,0) or M(45,45)")
 	policy := fs.String("policy", balancer.CostEffective.String(), "balancer policy of both loops: Never, Always, CostEffective or Bounded")
-	fs.IntVar(&o.lanes, "lanes", 0, "solution-phase invocations of both loops (0: one per processor)")
+	cliflag.Int(fs, &o.lanes, "lanes", 0, "solution-phase invocations of both loops (0: one per processor)", 0, math.MaxInt)
 	fs.BoolVar(&o.unbalanced, "unbalanced", false, "start with the unbalanced polygon set")
 	fs.BoolVar(&o.hardware, "hardware", false, "start with the hardware-pipeline reference (primitive ids as colours)")
 	fs.BoolVar(&o.overlay, "overlay", true, "show the statistics overlay")
-	fs.IntVar(&o.frames, "frames", 0, "scripted mode: render this many frames, then exit")
-	fs.StringVar(&o.screenshot, "screenshot", "", "scripted mode: save the window's contents after the last frame to this PNG file")
+	cliflag.Int(fs, &o.frames, "frames", 0, "scripted mode: render this many frames, then exit", 0, math.MaxInt)
+	fs.StringVar(&o.screenshot, "screenshot", "", "scripted mode: save the window's contents after the last frame to this file (.png, .jpg or .jpeg)")
 	fs.StringVar(&o.shotDir, "shotdir", "", "where S saves screenshots (default: the working directory)")
-	fs.Float64Var(&o.cost, "cost", 0, fmt.Sprintf("costIterations of both loops (default: the calibration file's (bench calibrate), else the paper's %d and %d)",
-		rasterizer.PaperScanConversionCost, rasterizer.PaperZBufferCost))
+	cliflag.Float(fs, &o.cost, "cost", 0, fmt.Sprintf("costIterations of both loops (default: the calibration file's (bench calibrate), else the paper's %d and %d)",
+		rasterizer.PaperScanConversionCost, rasterizer.PaperZBufferCost), cliflag.NonNegative)
 	fs.StringVar(&o.calPath, "calibration", balancer.DefaultCalibrationPath(), "the balancer calibration file")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: viewer [flags]\n\nKeys and mouse:\n")
@@ -132,52 +146,66 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		}
 		return nil, fmt.Errorf("%w: %v", errUsage, err)
 	}
-	bad := func(format string, a ...any) (*options, error) {
-		msg := fmt.Sprintf(format, a...)
-		fmt.Fprintf(stderr, "viewer: %s\n", msg)
-		return nil, fmt.Errorf("%w: %s", errUsage, msg)
+	bad := func(err error) (*options, error) {
+		fmt.Fprintf(stderr, "viewer: %v\n", err)
+		return nil, fmt.Errorf("%w: %v", errUsage, err)
 	}
 	if fs.NArg() > 0 {
-		return bad("unexpected arguments %q", fs.Args())
+		return bad(fmt.Errorf("unexpected arguments %q", fs.Args()))
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	o.isoSet = set["iso"]
-	if o.volume != "" && (set["field"] || set["res"]) {
-		return bad("-volume opens a file; -field and -res choose a built-in field: give one or the other")
+	o.given = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { o.given[f.Name] = true })
+	o.isoSet = o.given["iso"]
+	switch {
+	case o.volume != "" && o.mesh != "":
+		return bad(errors.New("-volume and -mesh each name what to show: give one"))
+	case o.volume != "" && o.given["field"]:
+		return bad(errors.New("-volume opens a file; -field chooses a built-in field: give one or the other"))
+	case o.mesh != "":
+		for _, f := range []string{"field", "res", "iso", "isostep"} {
+			if o.given[f] {
+				return bad(fmt.Errorf("-mesh shows a mesh as it is; -%s is for isosurfaces", f))
+			}
+		}
 	}
-	if _, err := volume.ByName(o.field); err != nil && o.volume == "" {
-		return bad("%v", err)
+	if _, err := volume.ByName(o.field); err != nil && o.volume == "" && o.mesh == "" {
+		return bad(cliflag.Errorf("field", o.field, "no such built-in field (have %s)", fieldNames()))
 	}
-	if o.res < 2 {
-		return bad("-res %d: want at least 2", o.res)
+	if o.res == 1 || (o.res == 0 && o.volume == "") {
+		return bad(cliflag.Errorf("res", strconv.Itoa(o.res), "want at least 2 samples per axis (0 only with -volume: as it is)"))
 	}
 	w, h, ok := parseSize(*size)
 	if !ok {
-		return bad("-size %q: want WxH with each side in 1..%d", *size, raster.MaxImageSize)
+		return bad(cliflag.Errorf("size", *size, "want WxH with each side in 1..%d", raster.MaxImageSize))
 	}
 	o.width, o.height = w, h
 	var err error
 	if o.view, err = view.ByName(*viewName); err != nil {
-		return bad("%v", err)
+		return bad(cliflag.Errorf("view", *viewName, "%v", err))
 	}
 	if o.policy, err = balancer.ParsePolicy(*policy); err != nil {
-		return bad("%v", err)
+		return bad(cliflag.Errorf("policy", *policy, "%v", err))
 	}
-	if o.lanes < 0 {
-		return bad("-lanes %d is negative", o.lanes)
+	if o.screenshot != "" {
+		if _, err := app.ImageFormat(o.screenshot); err != nil {
+			return bad(cliflag.Errorf("screenshot", o.screenshot, "want a name ending in .png, .jpg or .jpeg"))
+		}
+		// Before the window and the dataset: a scripted run must not
+		// fail to save only at its end.
+		if err := cliflag.CheckOutFile("screenshot", o.screenshot); err != nil {
+			return bad(err)
+		}
+		if o.frames == 0 {
+			o.frames = 1
+		}
 	}
-	if o.reduction < 1 {
-		return bad("-reduction %d: want at least 1", o.reduction)
-	}
-	if o.frames < 0 {
-		return bad("-frames %d is negative", o.frames)
-	}
-	if o.screenshot != "" && o.frames == 0 {
-		o.frames = 1
-	}
-	if o.isoStep < 0 || o.cost < 0 {
-		return bad("-isostep and -cost must not be negative")
+	if o.shotDir != "" {
+		if fi, err := os.Stat(o.shotDir); err != nil || !fi.IsDir() {
+			return bad(cliflag.Errorf("shotdir", o.shotDir, "not an existing folder"))
+		}
+		if err := cliflag.CheckOutDir("shotdir", o.shotDir); err != nil {
+			return bad(err)
+		}
 	}
 	return o, nil
 }
@@ -204,29 +232,51 @@ func parseSize(s string) (w, h int, ok bool) {
 	return w, h, true
 }
 
-// source is the dataset to show and the isovalue range of the +/- keys.
+// source is the dataset to show, the isovalue range of the +/- keys, and
+// what was done to it that the user did not ask for.
 type source struct {
 	pair                  *dataset.Pair
 	isoMin, isoMax, isoSt float32
+	note                  string
 }
 
-// loadSource samples the field or reads the volume and extracts the
-// balanced polygon set at the isovalue, with marching cubes, as
-// dataset.FromVolume does. The unbalanced set is left for the scene to
+// loadSource samples the field, or reads the volume or the mesh, and
+// extracts the balanced polygon set at the isovalue, with marching cubes,
+// as dataset.FromVolume does. The unbalanced set is left for the scene to
 // decimate in the background when it is first asked for: a decimation takes
-// seconds on large surfaces, and the window need not wait for it.
-func loadSource(o *options) (*source, error) {
+// seconds on large surfaces, and the window need not wait for it. On a
+// software renderer a volume is resampled to softVolumeRes unless -res
+// says otherwise.
+func loadSource(o *options, software bool) (*source, error) {
+	if o.mesh != "" {
+		return loadMesh(o)
+	}
 	var v *volume.Volume
-	var name string
+	var name, note string
 	var iso float32
 	if o.volume != "" {
 		var err error
 		if v, _, err = volume.LoadNIfTI(o.volume); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("-volume %s: %w", o.volume, err)
 		}
-		name = filepath.Base(o.volume)
 		lo, hi := v.Range()
 		iso = lo + (hi-lo)/2
+		n := o.res
+		if !o.given["res"] {
+			n = 0
+			if software {
+				n = softVolumeRes
+			}
+		}
+		dims := v.Dims
+		if n > 0 && max(dims[0], dims[1], dims[2]) > n {
+			v = resampleVolume(v, n)
+			if !o.given["res"] {
+				note = fmt.Sprintf("software renderer: %s resampled from %dx%dx%d to %dx%dx%d (-res 0 keeps it as it is)",
+					filepath.Base(o.volume), dims[0], dims[1], dims[2], v.Dims[0], v.Dims[1], v.Dims[2])
+			}
+		}
+		name = fmt.Sprintf("%s %dx%dx%d", filepath.Base(o.volume), v.Dims[0], v.Dims[1], v.Dims[2])
 	} else {
 		f, err := volume.ByName(o.field)
 		if err != nil {
@@ -244,15 +294,77 @@ func loadSource(o *options) (*source, error) {
 	if step == 0 {
 		step = (hi - lo) / 64
 	}
-	if !(step > 0) {
-		step = 1 // a constant volume
+	if !(step > 0) || math.IsInf(float64(step), 0) {
+		step = 1 // a constant volume, or one whose range overflows
 	}
 	pair := &dataset.Pair{Name: name, Volume: v, Iso: iso, Balanced: isosurface.MarchingCubes(v, iso)}
 	var ok bool
 	if pair.Lo, pair.Hi, ok = pair.Balanced.Bounds(); !ok {
 		pair.Lo, pair.Hi = v.Bounds()
 	}
-	return &source{pair: pair, isoMin: min(lo, iso), isoMax: max(hi, iso), isoSt: step}, nil
+	return &source{pair: pair, isoMin: min(lo, iso), isoMax: max(hi, iso), isoSt: step, note: note}, nil
+}
+
+// resampleVolume samples v trilinearly on a grid whose longest axis has n
+// points, spanning the same box. It is bench's resampling, until the
+// low-pass volume.Resample replaces both.
+func resampleVolume(v *volume.Volume, n int) *volume.Volume {
+	longest := max(v.Dims[0], v.Dims[1], v.Dims[2])
+	var dims [3]int
+	var sp [3]float32
+	for a := 0; a < 3; a++ {
+		dims[a] = max(2, int(math.Round(float64(v.Dims[a]-1)*float64(n-1)/float64(longest-1)))+1)
+		sp[a] = v.Spacing[a] * float32(v.Dims[a]-1) / float32(dims[a]-1)
+	}
+	out := volume.New(dims, sp, v.Origin)
+	// src maps an output index on axis a to the source's index and weight.
+	src := func(a, i int) (int, float32) {
+		x := float64(i) * float64(v.Dims[a]-1) / float64(dims[a]-1)
+		i0 := min(int(x), v.Dims[a]-2)
+		return i0, float32(x - float64(i0))
+	}
+	for z := 0; z < dims[2]; z++ {
+		z0, fz := src(2, z)
+		for y := 0; y < dims[1]; y++ {
+			y0, fy := src(1, y)
+			for x := 0; x < dims[0]; x++ {
+				x0, fx := src(0, x)
+				var acc float32
+				for k := 0; k < 8; k++ {
+					dx, dy, dz := k&1, k>>1&1, k>>2
+					wgt := lerpW(fx, dx) * lerpW(fy, dy) * lerpW(fz, dz)
+					if wgt != 0 {
+						acc += wgt * v.At(x0+dx, y0+dy, z0+dz)
+					}
+				}
+				out.Data[out.Index(x, y, z)] = acc
+			}
+		}
+	}
+	return out
+}
+
+func lerpW(f float32, d int) float32 {
+	if d == 0 {
+		return 1 - f
+	}
+	return f
+}
+
+// loadMesh reads a PLY mesh: the balanced set, whose decimation the scene
+// makes when the unbalanced set is asked for. A mesh has no isovalue: the
+// +/- keys have a range of one value.
+func loadMesh(o *options) (*source, error) {
+	m, err := mesh.LoadPLY(o.mesh)
+	if err != nil {
+		return nil, fmt.Errorf("-mesh: %w", err)
+	}
+	pair, err := dataset.FromMesh(filepath.Base(o.mesh), m, 1)
+	if err != nil {
+		return nil, fmt.Errorf("-mesh %s: %w", o.mesh, err)
+	}
+	pair.Unbalanced = nil
+	return &source{pair: pair, isoSt: 1}, nil
 }
 
 // costs are the loops' costIterations: -cost, or the calibration file's
@@ -309,11 +421,14 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if !o.scripted() {
 		d.showText("dpgl viewer: building the dataset ...")
 	}
-	src, err := loadSource(o)
+	c := win.Ctx
+	src, err := loadSource(o, c.Caps().Software)
 	if err != nil {
 		return err
 	}
-	c := win.Ctx
+	if src.note != "" {
+		fmt.Fprintln(stdout, src.note)
+	}
 	scanCost, zCost, note := costs(o, c.Caps().Renderer, stderr)
 	set := control.Balanced
 	if o.unbalanced {
@@ -325,7 +440,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		Settings: control.Settings{Policy: o.policy, Lanes: o.lanes, Set: set, Hardware: o.hardware,
 			Overlay: o.overlay, Iso: src.pair.Iso},
 		IsoMin: src.isoMin, IsoMax: src.isoMax, IsoStep: src.isoSt,
-		Scene:    scene.Options{ScanCost: scanCost, ZBufferCost: zCost, Reduction: o.reduction},
+		Scene:    scene.Options{ScanCost: scanCost, ZBufferCost: zCost, Reduction: o.reduction, Flat: o.flat},
 		CostNote: note,
 		ShotDir:  o.shotDir,
 		Out:      stdout,

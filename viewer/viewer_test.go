@@ -307,7 +307,7 @@ func TestFlags(t *testing.T) {
 	for _, bad := range [][]string{
 		{"-size", "0x10"}, {"-size", "10"}, {"-size", "100000x10"}, {"-view", "(1,2)"}, {"-policy", "Sometimes"},
 		{"-lanes", "-1"}, {"-res", "1"}, {"-field", "teapot"}, {"-volume", "a.nii", "-field", "torus"},
-		{"-volume", "a.nii", "-res", "9"}, {"-frames", "-2"}, {"-reduction", "0"}, {"-cost", "-1"}, {"extra"}, {"-nosuch"},
+		{"-frames", "-2"}, {"-reduction", "0"}, {"-cost", "-1"}, {"extra"}, {"-nosuch"},
 	} {
 		errb.Reset()
 		if _, err := parseFlags(bad, &errb); !errors.Is(err, errUsage) || errb.Len() == 0 {
@@ -324,7 +324,7 @@ func TestFlags(t *testing.T) {
 
 func TestLoadSource(t *testing.T) {
 	o, _ := parseFlags([]string{"-field", "sphere", "-res", "12", "-iso", "0.25"}, &bytes.Buffer{})
-	src, err := loadSource(o)
+	src, err := loadSource(o, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -333,7 +333,7 @@ func TestLoadSource(t *testing.T) {
 		t.Fatalf("source %+v (pair %q iso %v)", src, src.pair.Name, src.pair.Iso)
 	}
 	o, _ = parseFlags([]string{"-field", "sphere", "-res", "12"}, &bytes.Buffer{})
-	src, _ = loadSource(o)
+	src, _ = loadSource(o, false)
 	// The balanced set is the dataset package's; the unbalanced one is left
 	// to the scene (the scripted tests compare its images with the
 	// dataset's).
@@ -341,7 +341,7 @@ func TestLoadSource(t *testing.T) {
 		t.Fatal("the viewer's default pair is not the dataset package's")
 	}
 	o, _ = parseFlags([]string{"-volume", filepath.Join(t.TempDir(), "missing.nii")}, &bytes.Buffer{})
-	if _, err := loadSource(o); err == nil {
+	if _, err := loadSource(o, false); err == nil {
 		t.Fatal("a missing volume loaded")
 	}
 }
