@@ -1,10 +1,10 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -13,6 +13,7 @@ import (
 	"github.com/dpgl/dpgl/balancer"
 	"github.com/dpgl/dpgl/balancer/synthetic"
 	"github.com/dpgl/dpgl/gpu"
+	"github.com/dpgl/dpgl/internal/cliflag"
 	"github.com/dpgl/dpgl/scan"
 )
 
@@ -233,40 +234,47 @@ func printBalance(w io.Writer, rows []balanceRow, verbose bool) {
 	}
 }
 
+// Bounds of balance's flags: -p keeps the loop's arrays within 1 GiB of
+// host memory, -work within llvmpipe's 65535 loop iterations per
+// invocation, -max a processor's tasks within what -p times it may hold.
+const (
+	maxBalanceP    = 1 << 26
+	maxBalanceMax  = 1 << 16
+	maxBalanceWork = 1 << 16
+)
+
 func runBalance(args []string, w io.Writer) error {
 	fs := flag.NewFlagSet("balance", flag.ContinueOnError)
 	o := &balanceOpts{}
-	fs.IntVar(&o.p, "p", 0, "processors (default: 16384 on a software renderer, 1048576 on a GPU)")
-	fs.IntVar(&o.lanes, "lanes", 0, "invocations running the solution phase, grid-stride (0: one per processor)")
-	maxW := fs.Uint("max", 256, "the largest workload (tasks on one processor)")
-	fs.IntVar(&o.work, "work", 16, "hash rounds per task in the synthetic solution phase")
+	cliflag.Int(fs, &o.p, "p", 0, "processors (default: 16384 on a software renderer, 1048576 on a GPU)", 0, maxBalanceP)
+	cliflag.Int(fs, &o.lanes, "lanes", 0, "invocations running the solution phase, grid-stride (0: one per processor)", 0, math.MaxInt)
+	var maxW int
+	cliflag.Int(fs, &maxW, "max", 256, "the largest workload (tasks on one processor)", 1, maxBalanceMax)
+	cliflag.Int(fs, &o.work, "work", 16, "hash rounds per task in the synthetic solution phase", 0, maxBalanceWork)
 	kinds := fs.String("workloads", "balanced,zipf,one-heavy", "workload shapes: "+strings.Join(kindNames(), ", "))
 	policies := fs.String("policies", "Never,Always,CostEffective,Bounded", "policies to run (Never first gives the speedups)")
-	fs.Float64Var(&o.cost, "cost", 0, "cost in iterations for CostEffective and Bounded (0: from the calibration file, calibrating if it has none)")
+	cliflag.Float(fs, &o.cost, "cost", 0, "cost in iterations for CostEffective and Bounded (0: from the calibration file, calibrating if it has none)", cliflag.NonNegative)
 	fs.BoolVar(&o.calibrate, "calibrate", false, "recalibrate the cost and save it, even if the file has one")
 	fs.StringVar(&o.calPath, "calibration", balancer.DefaultCalibrationPath(), "the calibration file")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the workloads")
 	verbose := fs.Bool("v", false, "per-phase times (min/avg/max, as the paper's Table 4)")
 	cf := addCommonFlags(fs, 1, 3)
 	fs.Usage = usageFor(fs, "balance", "Runs synthetic workloads (balanced, Zipf-skewed, one heavy processor) through the load balancer under each policy:\nNever (the paper's Figure 1), Always, CostEffective (the paper) and Bounded (CostEffective's decisions without its\ngathering cost on balanced data). Prints iterations, balancing operations, information gatherings and counts,\nthe loop's GPU time (median) and the speedup over Never.")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	o.warmup, o.reps, o.max = cf.warmup, cf.reps, uint32(*maxW)
-	if o.reps < 1 || o.warmup < 0 || o.max < 1 || o.work < 0 || o.lanes < 0 || o.p < 0 || o.cost < 0 {
-		return errors.New("bench balance: -reps, -max must be positive; -warmup, -work, -lanes, -p, -cost not negative")
-	}
+	o.warmup, o.reps, o.max = cf.warmup, cf.reps, uint32(maxW)
 	for _, s := range strings.Split(*kinds, ",") {
 		k, err := synthetic.Parse(strings.TrimSpace(s))
 		if err != nil {
-			return err
+			return fmt.Errorf("bench balance: %w", cliflag.Errorf("workloads", *kinds, "%v", err))
 		}
 		o.kinds = append(o.kinds, k)
 	}
 	for _, s := range strings.Split(*policies, ",") {
 		p, err := balancer.ParsePolicy(strings.TrimSpace(s))
 		if err != nil {
-			return err
+			return fmt.Errorf("bench balance: %w", cliflag.Errorf("policies", *policies, "%v", err))
 		}
 		o.policies = append(o.policies, p)
 	}
@@ -280,6 +288,10 @@ func runBalance(args []string, w io.Writer) error {
 		if c.Caps().Software {
 			o.p = 1 << 14
 		}
+	}
+	if uint64(o.p)*uint64(o.max) > math.MaxUint32 {
+		return fmt.Errorf("bench balance: %w", cliflag.Errorf("max", strconv.Itoa(maxW),
+			"%d processors could hold more than 2^32 tasks in all, beyond the balancer's 32-bit counts", o.p))
 	}
 	lanes := "one per processor"
 	if o.lanes > 0 {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/dpgl/dpgl/gpu"
+	"github.com/dpgl/dpgl/internal/cliflag"
 )
 
 func init() {
@@ -93,6 +94,10 @@ func defaultCopySizes(c *gpu.Context) []int64 {
 	return out
 }
 
+// maxCopyBytes bounds a -sizes value far above any storage block, so that
+// it cannot overflow; the device's own limit is checked at the copy.
+const maxCopyBytes = 1 << 40
+
 func parseSizes(s string) ([]int64, error) {
 	var out []int64
 	for _, f := range strings.Split(s, ",") {
@@ -107,8 +112,8 @@ func parseSizes(s string) ([]int64, error) {
 			f = strings.TrimSuffix(f, "M")
 		}
 		v, err := strconv.ParseInt(f, 10, 64)
-		if err != nil || v <= 0 {
-			return nil, fmt.Errorf("bench: -sizes: %q is not a positive size (e.g. 64M, 512K, 1G)", f)
+		if err != nil || v <= 0 || v > maxCopyBytes/mul || v*mul < 16 {
+			return nil, fmt.Errorf("%q is not a size of 16 bytes to 1T (e.g. 64M, 512K, 1G)", f)
 		}
 		out = append(out, v*mul&^15)
 	}
@@ -120,18 +125,27 @@ func runCopy(args []string, w io.Writer) error {
 	sizes := fs.String("sizes", "", "buffer sizes to copy, comma-separated with K/M/G suffixes (default: 1M, 4M, ... up to the device's storage-block limit, at most 1G)")
 	cf := addCommonFlags(fs, 2, 5)
 	fs.Usage = usageFor(fs, "copy", "Measures the device's memory bandwidth with the compute copy kernel (the limit every other kernel is compared against) and the driver's glCopyBufferSubData.")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	var list []int64
+	if *sizes != "" {
+		var err error
+		if list, err = parseSizes(*sizes); err != nil {
+			return fmt.Errorf("bench copy: %w", cliflag.Errorf("sizes", *sizes, "%v", err))
+		}
 	}
 	c, err := gpu.NewHeadless()
 	if err != nil {
 		return err
 	}
 	defer c.Delete()
-	list := defaultCopySizes(c)
-	if *sizes != "" {
-		if list, err = parseSizes(*sizes); err != nil {
-			return err
+	if list == nil {
+		list = defaultCopySizes(c)
+	}
+	for _, b := range list {
+		if b > c.Caps().MaxSSBOSize {
+			return fmt.Errorf("bench copy: %w", cliflag.Errorf("sizes", *sizes, "%s exceeds the device's storage-block limit of %s", fmtBytes(b), fmtBytes(c.Caps().MaxSSBOSize)))
 		}
 	}
 	fmt.Fprintf(w, "copy bandwidth on %s\n  (%s; GB/s counts bytes read + written; median of %d after %d warm-up)\n\n", c.Caps().Renderer, c.Caps().Version, cf.reps, cf.warmup)

@@ -84,6 +84,9 @@ func newExperiment(c *gpu.Context, f *expFlags) (e *experiment, err error) {
 		if e.sets[i], err = mesh.Upload(c, m); err != nil {
 			return e, err
 		}
+		if f.flat {
+			mesh.SetFaceNormals(e.sets[i])
+		}
 	}
 	if e.sc, err = scan.New(c); err != nil {
 		return e, err
@@ -116,6 +119,10 @@ func (e *experiment) delete() {
 
 // describe is the dataset in one line.
 func (e *experiment) describe() string {
+	if e.pair.Volume == nil {
+		return fmt.Sprintf("mesh %s: balanced = the mesh, %d triangles; unbalanced = quadric decimation, %d triangles (built in %s)",
+			e.pair.Name, e.pair.Balanced.Len(), e.pair.Unbalanced.Len(), fmtDur(e.buildTime))
+	}
 	return fmt.Sprintf("%s at isovalue %g: balanced = marching cubes, %d triangles; unbalanced = quadric decimation, %d triangles (built in %s)",
 		e.pair.Name, e.pair.Iso, e.pair.Balanced.Len(), e.pair.Unbalanced.Len(), fmtDur(e.buildTime))
 }

@@ -1,17 +1,22 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/dpgl/dpgl/balancer"
 	"github.com/dpgl/dpgl/gpu"
+	"github.com/dpgl/dpgl/internal/cliflag"
 	"github.com/dpgl/dpgl/rasterizer/dataset"
+	"github.com/dpgl/dpgl/rasterizer/mesh"
 	"github.com/dpgl/dpgl/rasterizer/raster"
 	"github.com/dpgl/dpgl/rasterizer/view"
 	"github.com/dpgl/dpgl/rasterizer/volume"
@@ -23,12 +28,14 @@ type expFlags struct {
 	cmd string
 
 	volume    string
+	mesh      string
 	field     string
 	res       int
 	iso       float64
 	reduction int
 
 	width, height int
+	flat          bool
 	views         string
 	lanes         string
 	policies      string
@@ -59,19 +66,21 @@ type expDefaults struct {
 func addExpFlags(fs *flag.FlagSet, cmd string, d expDefaults) *expFlags {
 	f := &expFlags{cmd: cmd, fs: fs}
 	fs.StringVar(&f.volume, "volume", "", "a NIfTI-1 volume (.nii or .nii.gz) to take the surface from instead of a built-in field, e.g. /usr/share/mricron/templates/ch2.nii.gz")
+	fs.StringVar(&f.mesh, "mesh", "", "a PLY mesh to render instead of an isosurface: it is the balanced set, its decimation to 1/reduction the unbalanced one")
 	fs.StringVar(&f.field, "field", volume.Default().Name, "built-in field to sample: "+strings.Join(fieldNames(), ", "))
-	fs.IntVar(&f.res, "res", dataset.DefaultResolution, fmt.Sprintf("grid size per axis: a field is sampled at res^3; a volume is resampled so its longest axis has res samples when it has more (0: as it is) (software renderer: %d)", d.softRes))
-	fs.Float64Var(&f.iso, "iso", 0, "isovalue of the surface (default: the field's own; for -volume the middle of the volume's value range)")
-	fs.IntVar(&f.reduction, "reduction", dataset.DefaultReduction, "the unbalanced set is the balanced (marching-cubes) set decimated to 1/reduction of its triangles")
-	fs.IntVar(&f.width, "width", 512, fmt.Sprintf("image width in pixels (the paper's 512; software renderer: %d)", d.softSize))
-	fs.IntVar(&f.height, "height", 512, fmt.Sprintf("image height in pixels (the paper's 512; software renderer: %d)", d.softSize))
+	cliflag.Int(fs, &f.res, "res", dataset.DefaultResolution, fmt.Sprintf("grid size per axis: a field is sampled at res^3; a volume is resampled so its longest axis has res samples when it has more (0: as it is) (software renderer: %d)", d.softRes), 0, math.MaxInt)
+	cliflag.Float(fs, &f.iso, "iso", 0, "isovalue of the surface (default: the field's own; for -volume the middle of the volume's value range)", cliflag.Float32)
+	cliflag.Int(fs, &f.reduction, "reduction", dataset.DefaultReduction, "the unbalanced set is the balanced (marching-cubes) set decimated to 1/reduction of its triangles", 1, math.MaxInt)
+	cliflag.Int(fs, &f.width, "width", 512, fmt.Sprintf("image width in pixels (the paper's 512; software renderer: %d)", d.softSize), 1, raster.MaxImageSize)
+	cliflag.Int(fs, &f.height, "height", 512, fmt.Sprintf("image height in pixels (the paper's 512; software renderer: %d)", d.softSize), 1, raster.MaxImageSize)
+	fs.BoolVar(&f.flat, "flat", false, "flat shading: one normal per triangle, so that a cube's faces stay flat (default: the surface's vertex normals)")
 	fs.StringVar(&f.views, "views", "all", "views, comma-separated, of "+strings.Join(viewNames(), " ")+`, or "all"`)
 	fs.StringVar(&f.lanes, "lanes", d.lanes, fmt.Sprintf(`Lanes values to sweep, comma-separated: invocations running each loop's solution phase (the paper's physical processors); "all" = one per processor (software renderer: %s; the balancer raises Lanes there so that no lane takes more than 4096 processors, and the tables say what ran)`, d.softLanes))
 	fs.StringVar(&f.policies, "policies", d.policies, "balancer policies, comma-separated: Never (the paper's original renderer, OR), CostEffective (the paper's load balancing, LB), Bounded (CostEffective's decisions without its gathering cost on balanced data), Always")
 	fs.StringVar(&f.out, "out", d.out, "folder for the result files (tables as Markdown and CSV, JSON, PNG images and plots)")
 	fs.StringVar(&f.calPath, "calibration", balancer.DefaultCalibrationPath(), "the calibration file holding each loop's overestimated cost, keyed by GL renderer")
 	fs.BoolVar(&f.recalibrate, "calibrate", false, "recalibrate the costs and save them, even if the file has them")
-	fs.Float64Var(&f.margin, "margin", balancer.DefaultMargin, "the constant, in iterations, a calibration adds to the largest measured cost")
+	cliflag.Float(fs, &f.margin, "margin", balancer.DefaultMargin, "the constant, in iterations, a calibration adds to the largest measured cost", cliflag.NonNegative)
 	f.commonFlags = addCommonFlags(fs, d.warmup, d.reps)
 	fs.Lookup("warmup").Usage += fmt.Sprintf(" (software renderer: %d)", d.softWarmup)
 	fs.Lookup("reps").Usage += fmt.Sprintf(" (software renderer: %d)", d.softReps)
@@ -90,40 +99,28 @@ func (f *expFlags) given(name string) bool {
 }
 
 func (f *expFlags) errorf(flagName, value, format string, a ...any) error {
-	return fmt.Errorf("bench %s: -%s %s: %s", f.cmd, flagName, value, fmt.Sprintf(format, a...))
+	return fmt.Errorf("bench %s: %w", f.cmd, cliflag.Errorf(flagName, value, format, a...))
 }
 
-// check validates the flags and parses the lists.
+// check validates what the flags' types cannot alone (combinations, lists,
+// the result folder) and parses the lists. The numbers were checked as they
+// were parsed (package cliflag).
 func (f *expFlags) check() error {
 	var err error
-	if f.res < 0 || f.res == 1 || (f.res == 0 && f.volume == "") {
-		return f.errorf("res", strconv.Itoa(f.res), "want a grid of at least 2 samples per axis")
+	if f.res == 1 || (f.res == 0 && f.volume == "" && f.mesh == "") {
+		return f.errorf("res", strconv.Itoa(f.res), "want a grid of at least 2 samples per axis (0 only with -volume: the volume as it is)")
 	}
-	if f.reduction < 1 {
-		return f.errorf("reduction", strconv.Itoa(f.reduction), "want 1 (no decimation) or more")
-	}
-	if f.width < 1 || f.width > raster.MaxImageSize {
-		return f.errorf("width", strconv.Itoa(f.width), "want 1..%d", raster.MaxImageSize)
-	}
-	if f.height < 1 || f.height > raster.MaxImageSize {
-		return f.errorf("height", strconv.Itoa(f.height), "want 1..%d", raster.MaxImageSize)
-	}
-	if f.reps < 1 {
-		return f.errorf("reps", strconv.Itoa(f.reps), "want at least 1")
-	}
-	if f.warmup < 0 {
-		return f.errorf("warmup", strconv.Itoa(f.warmup), "want 0 or more")
-	}
-	if math.IsNaN(f.iso) || math.IsInf(f.iso, 0) {
-		return f.errorf("iso", fmt.Sprint(f.iso), "want a finite number")
-	}
-	if !(f.margin >= 0) || math.IsInf(f.margin, 0) {
-		return f.errorf("margin", fmt.Sprint(f.margin), "want a finite number of iterations, 0 or more")
+	if f.mesh != "" {
+		for _, other := range []string{"volume", "field", "iso", "res"} {
+			if f.given(other) {
+				return fmt.Errorf("bench %s: -mesh and -%s exclude each other: a mesh is rendered as it is", f.cmd, other)
+			}
+		}
 	}
 	if f.volume != "" && f.given("field") {
 		return fmt.Errorf("bench %s: -volume and -field exclude each other", f.cmd)
 	}
-	if f.volume == "" {
+	if f.volume == "" && f.mesh == "" {
 		if _, err := volume.ByName(f.field); err != nil {
 			return f.errorf("field", f.field, "no such built-in field (have %s)", strings.Join(fieldNames(), ", "))
 		}
@@ -138,7 +135,21 @@ func (f *expFlags) check() error {
 		return f.errorf("policies", f.policies, "%v", err)
 	}
 	if f.calPath == "" {
-		return f.errorf("calibration", `""`, "want a file path")
+		return f.errorf("calibration", "", "want a file path")
+	}
+	for _, in := range []struct{ name, path string }{{"volume", f.volume}, {"mesh", f.mesh}} {
+		if in.path != "" {
+			if err := cliflag.CheckInFile(in.name, in.path); err != nil {
+				return fmt.Errorf("bench %s: %w", f.cmd, err)
+			}
+		}
+	}
+	if f.out != "" {
+		// Before the dataset and the frames, which take minutes: a run
+		// must not end in "cannot write" after all that work.
+		if err := cliflag.CheckOutDir("out", f.out); err != nil {
+			return fmt.Errorf("bench %s: %w", f.cmd, err)
+		}
 	}
 	return nil
 }
@@ -174,6 +185,16 @@ func (f *expFlags) reduceForSoftware(d expDefaults) []string {
 // makeDataset builds the balanced and unbalanced polygon sets the flags
 // name.
 func (f *expFlags) makeDataset() (*dataset.Pair, error) {
+	if f.mesh != "" {
+		m, err := readMesh(f.mesh)
+		if err == nil {
+			var p *dataset.Pair
+			if p, err = dataset.FromMesh(filepath.Base(f.mesh), m, f.reduction); err == nil {
+				return p, nil
+			}
+		}
+		return nil, fmt.Errorf("bench %s: -mesh %s: %w", f.cmd, f.mesh, err)
+	}
 	if f.volume == "" {
 		fl, _ := volume.ByName(f.field)
 		if f.given("iso") {
@@ -207,6 +228,21 @@ func (f *expFlags) makeDataset() (*dataset.Pair, error) {
 		return nil, fmt.Errorf("bench %s: -volume %s: %w", f.cmd, f.volume, err)
 	}
 	return f.checkPair(p)
+}
+
+// readMesh reads a PLY file; its errors leave the path to the caller,
+// which names it with its flag.
+func readMesh(path string) (*mesh.Mesh, error) {
+	r, err := os.Open(path)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return nil, pe.Err
+		}
+		return nil, err
+	}
+	defer r.Close()
+	return mesh.ReadPLY(r)
 }
 
 func (f *expFlags) checkPair(p *dataset.Pair) (*dataset.Pair, error) {
@@ -342,11 +378,8 @@ func slug(s string) string {
 // parseExp parses a measuring command's arguments into f and checks them;
 // the command takes flags only.
 func parseExp(fs *flag.FlagSet, f *expFlags, args []string) error {
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("bench %s: unexpected argument %q (flags come after the command)", fs.Name(), fs.Arg(0))
 	}
 	return f.check()
 }

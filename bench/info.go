@@ -16,7 +16,7 @@ func init() {
 func runInfo(args []string, w io.Writer) error {
 	fs := flag.NewFlagSet("info", flag.ContinueOnError)
 	fs.Usage = usageFor(fs, "info", "Prints the headless GL context's renderer, driver and the capabilities kernels choose their paths by.")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	c, err := gpu.NewHeadless()
@@ -45,7 +45,7 @@ func printInfo(w io.Writer, c *gpu.Context) {
 func runQuick(args []string, w io.Writer) error {
 	fs := flag.NewFlagSet("quick", flag.ContinueOnError)
 	fs.Usage = usageFor(fs, "quick", "Prints the device and a short copy-bandwidth table.")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	c, err := gpu.NewHeadless()

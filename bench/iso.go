@@ -4,13 +4,16 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/dpgl/dpgl/gpu"
+	"github.com/dpgl/dpgl/internal/cliflag"
 	"github.com/dpgl/dpgl/rasterizer/dataset"
 	"github.com/dpgl/dpgl/rasterizer/isosurface"
+	"github.com/dpgl/dpgl/rasterizer/raster"
 	"github.com/dpgl/dpgl/rasterizer/volume"
 )
 
@@ -78,7 +81,7 @@ func parseResolutions(s string) ([]int, error) {
 	for _, f := range strings.Split(s, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
 		if err != nil || n < 2 {
-			return nil, fmt.Errorf("bench: -sizes: %q is not a grid size of at least 2", f)
+			return nil, fmt.Errorf("%q is not a grid size of at least 2", f)
 		}
 		out = append(out, n)
 	}
@@ -91,21 +94,25 @@ func runIso(args []string, w io.Writer) error {
 	field := fs.String("field", volume.Default().Name, "built-in field to extract (perforator, marschner-lobb, sphere, torus, gyroid)")
 	cpu := fs.Bool("cpu", true, "also time the CPU reference (and check its triangle count)")
 	table := fs.Bool("table", true, "print the default dataset's Table-1 workloads")
-	res := fs.Int("res", dataset.DefaultResolution, "grid size of the Table-1 dataset")
-	width := fs.Int("width", 512, "image width for Table 1")
-	height := fs.Int("height", 512, "image height for Table 1")
+	var res, width, height int
+	cliflag.Int(fs, &res, "res", dataset.DefaultResolution, "grid size of the Table-1 dataset", 2, math.MaxInt)
+	cliflag.Int(fs, &width, "width", 512, "image width for Table 1", 1, raster.MaxImageSize)
+	cliflag.Int(fs, &height, "height", 512, "image height for Table 1", 1, raster.MaxImageSize)
 	cf := addCommonFlags(fs, 1, 3)
 	fs.Usage = usageFor(fs, "iso", "Times marching cubes on the GPU (classify, exclusive scan, generate) on a built-in field, "+
 		"and prints the paper's Table 1 for the balanced (marching cubes) and unbalanced (decimated) polygon sets of the default dataset.")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	f, err := volume.ByName(*field)
 	if err != nil {
-		return err
+		return fmt.Errorf("bench iso: %w", cliflag.Errorf("field", *field, "%v", err))
 	}
-	if *res < 2 || *width < 1 || *height < 1 {
-		return fmt.Errorf("bench: iso: -res %d, -width %d, -height %d: want a grid of at least 2 and a positive image", *res, *width, *height)
+	list := []int{128, 256}
+	if *sizes != "" {
+		if list, err = parseResolutions(*sizes); err != nil {
+			return fmt.Errorf("bench iso: %w", cliflag.Errorf("sizes", *sizes, "%v", err))
+		}
 	}
 	c, err := gpu.NewHeadless()
 	if err != nil {
@@ -113,12 +120,7 @@ func runIso(args []string, w io.Writer) error {
 	}
 	defer c.Delete()
 	note := ""
-	list := []int{128, 256}
-	if *sizes != "" {
-		if list, err = parseResolutions(*sizes); err != nil {
-			return err
-		}
-	} else if c.Caps().Software {
+	if *sizes == "" && c.Caps().Software {
 		list = list[:1]
 		note = "  (256^3 left out on a software renderer, where it takes seconds a run: -sizes 128,256 runs it)\n"
 	}
@@ -150,9 +152,9 @@ func runIso(args []string, w io.Writer) error {
 		return nil
 	}
 	start := time.Now()
-	p := dataset.FromField(volume.Default(), *res, dataset.DefaultReduction)
+	p := dataset.FromField(volume.Default(), res, dataset.DefaultReduction)
 	fmt.Fprintf(w, "\nTable 1 of the default dataset, %s, at %dx%d (built in %s):\n  balanced = marching cubes, %d triangles; unbalanced = quadric decimation to 1/%d, %d triangles\n  scan: scanlines per triangle; z-buffer: pixels per span; (x) = max/avg\n\n",
-		p.Name, *width, *height, fmtDur(time.Since(start)), p.Balanced.Len(), dataset.DefaultReduction, p.Unbalanced.Len())
-	dataset.WriteTable1(w, p.Table1(*width, *height))
+		p.Name, width, height, fmtDur(time.Since(start)), p.Balanced.Len(), dataset.DefaultReduction, p.Unbalanced.Len())
+	dataset.WriteTable1(w, p.Table1(width, height))
 	return nil
 }

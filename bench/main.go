@@ -17,6 +17,8 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/dpgl/dpgl/internal/cliflag"
 )
 
 type command struct {
@@ -69,6 +71,10 @@ func usage(w io.Writer) {
 	fmt.Fprintf(w, "\nRun \"bench COMMAND -h\" for a command's flags. Set DPGL_GL_DEBUG=1 to check every GL call.\n")
 }
 
+// maxReps bounds -reps and -warmup: the times of every repetition are
+// kept, and ten thousand runs of the smallest frame are minutes already.
+const maxReps = 10000
+
 // commonFlags are the flags every measuring command shares.
 type commonFlags struct {
 	reps, warmup int
@@ -76,9 +82,24 @@ type commonFlags struct {
 
 func addCommonFlags(fs *flag.FlagSet, warmup, reps int) *commonFlags {
 	cf := &commonFlags{}
-	fs.IntVar(&cf.reps, "reps", reps, "timed repetitions per measurement (the median is reported)")
-	fs.IntVar(&cf.warmup, "warmup", warmup, "untimed warm-up runs before the timed ones")
+	cliflag.Int(fs, &cf.reps, "reps", reps, "timed repetitions per measurement (the median is reported)", 1, maxReps)
+	cliflag.Int(fs, &cf.warmup, "warmup", warmup, "untimed warm-up runs before the timed ones", 0, maxReps)
 	return cf
+}
+
+// parseFlags parses a command's flags, which are all there is on its
+// command line, and names the command in a refusal.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return fmt.Errorf("bench %s: %w", fs.Name(), err)
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("bench %s: unexpected argument %q (flags come after the command)", fs.Name(), fs.Arg(0))
+	}
+	return nil
 }
 
 func usageFor(fs *flag.FlagSet, name, what string) func() {

@@ -214,6 +214,9 @@ func (p *paperRun) report() *paperReport {
 	if f.volume != "" {
 		src = f.volume
 	}
+	if f.mesh != "" {
+		src = f.mesh
+	}
 	r.Params = reportParams{Dataset: e.pair.Name, Source: src, Resolution: f.res, Iso: e.pair.Iso, Reduction: f.reduction,
 		BalancedTriangles: e.pair.Balanced.Len(), UnbalancedTriangles: e.pair.Unbalanced.Len(), DatasetSeconds: e.buildTime.Seconds(),
 		Width: e.w, Height: e.h, Views: viewNamesOf(f), Reps: f.reps, Warmup: f.warmup, Calibration: f.calPath}

@@ -4,11 +4,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math/bits"
 	"math/rand/v2"
 	"strconv"
 	"strings"
 
 	"github.com/dpgl/dpgl/gpu"
+	"github.com/dpgl/dpgl/internal/cliflag"
 	"github.com/dpgl/dpgl/scan"
 )
 
@@ -138,7 +140,7 @@ func parseLog2Sizes(s string) ([]int, error) {
 	for _, f := range strings.Split(s, ",") {
 		k, err := strconv.Atoi(strings.TrimSpace(f))
 		if err != nil || k < 1 || k > 30 {
-			return nil, fmt.Errorf("bench: -log2 %q: want powers of two as exponents 1..30, e.g. 16,20,24", f)
+			return nil, fmt.Errorf("%q: want powers of two as exponents 1..30, e.g. 16,20,24", f)
 		}
 		out = append(out, 1<<k)
 	}
@@ -164,18 +166,27 @@ func runScan(args []string, w io.Writer) error {
 	log2 := fs.String("log2", "", "element counts as powers of two, comma-separated exponents (default: 16,18,...,28, capped by the device)")
 	cf := addCommonFlags(fs, 2, 5)
 	fs.Usage = usageFor(fs, "scan", "Times the exclusive add-scan and the segmented copy of uint32 arrays (segments of 64 on average) on every path of package scan, and compares each with the copy kernel moving the same bytes in the same run.")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	var sizes []int
+	if *log2 != "" {
+		var err error
+		if sizes, err = parseLog2Sizes(*log2); err != nil {
+			return fmt.Errorf("bench scan: %w", cliflag.Errorf("log2", *log2, "%v", err))
+		}
 	}
 	c, err := gpu.NewHeadless()
 	if err != nil {
 		return err
 	}
 	defer c.Delete()
-	sizes := defaultScanSizes(c)
-	if *log2 != "" {
-		if sizes, err = parseLog2Sizes(*log2); err != nil {
-			return err
+	if sizes == nil {
+		sizes = defaultScanSizes(c)
+	}
+	for _, n := range sizes {
+		if int64(n)*4 > c.Caps().MaxSSBOSize {
+			return fmt.Errorf("bench scan: %w", cliflag.Errorf("log2", *log2, "2^%d uint32 exceed the device's storage-block limit of %s", bits.Len(uint(n))-1, fmtBytes(c.Caps().MaxSSBOSize)))
 		}
 	}
 	paths := scanPaths(c)

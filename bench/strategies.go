@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -16,9 +17,11 @@ import (
 	"github.com/dpgl/dpgl/balancer"
 	"github.com/dpgl/dpgl/balancer/sssp"
 	"github.com/dpgl/dpgl/gpu"
+	"github.com/dpgl/dpgl/internal/cliflag"
 	"github.com/dpgl/dpgl/rasterizer"
 	"github.com/dpgl/dpgl/rasterizer/dataset"
 	"github.com/dpgl/dpgl/rasterizer/mesh"
+	"github.com/dpgl/dpgl/rasterizer/raster"
 	"github.com/dpgl/dpgl/rasterizer/view"
 	"github.com/dpgl/dpgl/rasterizer/volume"
 	"github.com/dpgl/dpgl/scan"
@@ -46,7 +49,7 @@ func stratParseConfigs(list string) ([]stratConfig, error) {
 		}
 		st, err := balancer.ParseStrategy(s)
 		if err != nil || st == balancer.Paper {
-			return nil, fmt.Errorf("bench strategies: %q is neither a policy (Never, Always, CostEffective, Bounded) nor a strategy (RoundRobin, Random, WorkPool, LeftRightHandoff, Search)", s)
+			return nil, fmt.Errorf("bench strategies: -strategies: %q is neither a policy (Never, Always, CostEffective, Bounded) nor a strategy (RoundRobin, Random, WorkPool, LeftRightHandoff, Search)", s)
 		}
 		out = append(out, stratConfig{st.String(), balancer.Config{Strategy: st}})
 	}
@@ -58,6 +61,64 @@ type stratGraph struct {
 	name   string
 	g      *sssp.Graph
 	source int
+}
+
+// Bounds of a generated graph: ReadDIMACS's own 2^26 vertices, and 2^28
+// edges (4 GiB of edge records on the host).
+const (
+	stratMaxVertices = 1 << 26
+	stratMaxEdges    = 1 << 28
+)
+
+// stratCheckGraph checks a graph spec without making the graph: its form,
+// its size within the bounds above, a file's presence.
+func stratCheckGraph(spec string) error {
+	f := strings.Split(spec, ":")
+	var n []int
+	for _, p := range f[1:] {
+		if f[0] == "grid" {
+			for _, q := range strings.Split(p, "x") {
+				n = append(n, atoiOr0(q))
+			}
+			continue
+		}
+		n = append(n, atoiOr0(p))
+	}
+	var v, e int64
+	switch {
+	case f[0] == "rmat" && len(n) == 2 && n[0] >= 1 && n[0] <= 26 && n[1] >= 1:
+		v, e = 1<<n[0], int64(n[1])<<n[0]
+	case f[0] == "grid" && len(n) == 2 && n[0] >= 1 && n[1] >= 1:
+		v = int64(n[0]) * int64(n[1])
+		e = 4 * v
+	case f[0] == "uniform" && len(n) == 2 && n[0] >= 1 && n[1] >= 1:
+		v, e = int64(n[0]), int64(n[1])
+	case len(f) == 1 && strings.HasSuffix(spec, ".gr"):
+		fi, err := os.Stat(spec)
+		if err == nil && fi.IsDir() {
+			return fmt.Errorf("%s is a folder", spec)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %v", spec, errors.Unwrap(err))
+		}
+		return nil
+	default:
+		return fmt.Errorf("%q: want rmat:SCALE:EDGEFACTOR (SCALE 1..26), grid:WxH, uniform:VERTICES:EDGES or a .gr file", spec)
+	}
+	if v > stratMaxVertices || e > stratMaxEdges {
+		return fmt.Errorf("%q has %d vertices and %d edges: at most %d and %d", spec, v, e, stratMaxVertices, stratMaxEdges)
+	}
+	return nil
+}
+
+// atoiOr0 is a positive integer's value, or 0 for anything else (which
+// the callers refuse).
+func atoiOr0(s string) int {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 || n > 1<<40 {
+		return 0
+	}
+	return n
 }
 
 // stratParseGraph makes the graph a spec names: rmat:SCALE:EDGEFACTOR,
@@ -427,28 +488,25 @@ func printStrategies(w io.Writer, rows []stratRow, configs []stratConfig, verbos
 func runStrategies(args []string, w io.Writer) error {
 	fs := flag.NewFlagSet("strategies", flag.ContinueOnError)
 	o := &stratOpts{}
-	fs.IntVar(&o.size, "size", 0, "image size, square (default: 512 on a GPU, 128 on a software renderer)")
-	fs.IntVar(&o.res, "res", dataset.DefaultResolution, "the dataset's grid resolution (the default dataset at 128)")
+	cliflag.Int(fs, &o.size, "size", 0, "image size, square (default: 512 on a GPU, 128 on a software renderer)", 0, raster.MaxImageSize)
+	cliflag.Int(fs, &o.res, "res", dataset.DefaultResolution, "the dataset's grid resolution (the default dataset at 128)", 2, math.MaxInt)
 	views := fs.String("views", "", "views, separated by spaces or semicolons, e.g. \"(0,0);M(45,45)\" (default: the paper's four)")
 	sets := fs.String("sets", "balanced,unbalanced", "polygon sets: balanced, unbalanced")
 	configs := fs.String("strategies", "Never,Always,CostEffective,Bounded,RoundRobin,Random,WorkPool,LeftRightHandoff,Search",
 		"policies of the paper's loop and other strategies (Never first gives the speedups)")
 	graphs := fs.String("graphs", "", "SSSP graphs: rmat:SCALE:EDGEFACTOR, grid:WxH, uniform:VERTICES:EDGES, FILE.gr (default: rmat:12:8,grid:48x48 on a software renderer, rmat:18:16,grid:512x512 on a GPU; \"none\" for none)")
-	fs.IntVar(&o.lanes, "lanes", 0, "balancer.Config.Lanes of every loop (0: one per processor; the strategies raise it on a software renderer)")
-	fs.IntVar(&o.chunk, "chunk", 0, "balancer.Config.Chunk: WorkPool's tasks per grab, LeftRightHandoff's quota (0: the strategy's default)")
-	fs.Float64Var(&o.cost, "cost", 0, "cost in iterations for CostEffective and Bounded (0: the renderer's calibration, else the default)")
+	cliflag.Int(fs, &o.lanes, "lanes", 0, "balancer.Config.Lanes of every loop (0: one per processor; the strategies raise it on a software renderer)", 0, math.MaxInt)
+	cliflag.Int(fs, &o.chunk, "chunk", 0, "balancer.Config.Chunk: WorkPool's tasks per grab, LeftRightHandoff's quota (0: the strategy's default)", 0, math.MaxInt)
+	cliflag.Float(fs, &o.cost, "cost", 0, "cost in iterations for CostEffective and Bounded (0: the renderer's calibration, else the default)", cliflag.NonNegative)
 	fs.StringVar(&o.calPath, "calibration", balancer.DefaultCalibrationPath(), "the calibration file")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the generated graphs")
 	fs.BoolVar(&o.verbose, "v", false, "also the wall time, balancing operations, and the lanes and chunks the strategies used")
 	cf := addCommonFlags(fs, 1, 1)
 	fs.Usage = usageFor(fs, "strategies", "Runs the renderer's two loops (scan conversion, z-buffer) on the default dataset's balanced and unbalanced\npolygon sets, and Moore's shortest paths on generated or DIMACS graphs, under each of the paper's policies and\neach other balancing strategy (balancer.Strategy): one table of the loops' GPU time (median over repetitions,\nsummed over the views), iterations of the solution phase, imbalance (critical path over the perfectly balanced\none) and the speedup over Never. Every frame must equal Never's and every distance Dijkstra's.")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	o.warmup, o.reps = cf.warmup, cf.reps
-	if o.reps < 1 || o.warmup < 0 || o.size < 0 || o.res < 2 || o.cost < 0 || o.lanes < 0 || o.chunk < 0 {
-		return errors.New("bench strategies: -reps must be positive, -res at least 2; -warmup, -size, -cost, -lanes, -chunk not negative")
-	}
 	var err error
 	if o.configs, err = stratParseConfigs(*configs); err != nil {
 		return err
@@ -465,7 +523,7 @@ func runStrategies(args []string, w io.Writer) error {
 		for _, n := range strings.FieldsFunc(*views, func(r rune) bool { return r == ';' || r == ' ' }) {
 			v, err := view.ByName(n)
 			if err != nil {
-				return err
+				return fmt.Errorf("bench strategies: %w", cliflag.Errorf("views", *views, "%v", err))
 			}
 			o.views = append(o.views, v)
 		}
@@ -501,6 +559,12 @@ func runStrategies(args []string, w io.Writer) error {
 	case "none":
 	default:
 		o.graphs = strings.Split(*graphs, ",")
+	}
+	// Every spec and file before the renderer's part, which takes minutes.
+	for _, g := range o.graphs {
+		if err := stratCheckGraph(g); err != nil {
+			return fmt.Errorf("bench strategies: %w", cliflag.Errorf("graphs", *graphs, "%v", err))
+		}
 	}
 	s, err := scan.New(c)
 	if err != nil {

@@ -186,6 +186,13 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	if o.policy, err = balancer.ParsePolicy(*policy); err != nil {
 		return bad(cliflag.Errorf("policy", *policy, "%v", err))
 	}
+	for _, in := range []struct{ name, path string }{{"volume", o.volume}, {"mesh", o.mesh}} {
+		if in.path != "" {
+			if err := cliflag.CheckInFile(in.name, in.path); err != nil {
+				return bad(err)
+			}
+		}
+	}
 	if o.screenshot != "" {
 		if _, err := app.ImageFormat(o.screenshot); err != nil {
 			return bad(cliflag.Errorf("screenshot", o.screenshot, "want a name ending in .png, .jpg or .jpeg"))

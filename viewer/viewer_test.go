@@ -340,9 +340,9 @@ func TestLoadSource(t *testing.T) {
 	if src.pair.Balanced.Len() != want.Balanced.Len() || src.pair.Lo != want.Lo || src.pair.Hi != want.Hi || src.pair.Unbalanced != nil {
 		t.Fatal("the viewer's default pair is not the dataset package's")
 	}
-	o, _ = parseFlags([]string{"-volume", filepath.Join(t.TempDir(), "missing.nii")}, &bytes.Buffer{})
-	if _, err := loadSource(o, false); err == nil {
-		t.Fatal("a missing volume loaded")
+	missing := filepath.Join(t.TempDir(), "missing.nii")
+	if _, err := parseFlags([]string{"-volume", missing}, &bytes.Buffer{}); !errors.Is(err, errUsage) || !strings.Contains(err.Error(), missing) {
+		t.Fatalf("a missing volume: %v", err)
 	}
 }
 

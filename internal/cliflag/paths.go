@@ -81,3 +81,17 @@ func unwrapPath(err error) error {
 	}
 	return err
 }
+
+// CheckInFile checks, before any work is done, that the file path given by
+// flag -name can be opened for reading and is not a folder.
+func CheckInFile(name, path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return Errorf(name, path, "%v", unwrapPath(err))
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || fi.IsDir() {
+		return Errorf(name, path, "a folder, not a file")
+	}
+	return nil
+}
