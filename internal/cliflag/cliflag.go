@@ -25,7 +25,7 @@ func (k Floats) String() string {
 	case Finite:
 		return "a finite number"
 	case Float32:
-		return fmt.Sprintf("a finite number within ±%g", math.MaxFloat32)
+		return fmt.Sprintf("a finite number within ±%.4g", math.MaxFloat32)
 	case NonNegative:
 		return "a finite number, 0 or more"
 	case Positive:
