@@ -210,6 +210,11 @@ func (f *expFlags) makeDataset() (*dataset.Pair, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bench %s: -volume %s: %w", f.cmd, f.volume, err)
 	}
+	if d := v.Dims; min(d[0], d[1], d[2]) < 2 {
+		// No cell, so no surface at any isovalue: say so rather than
+		// blame -iso.
+		return nil, fmt.Errorf("bench %s: -volume %s: a side of 1 sample (%dx%dx%d): no cells to extract a surface from", f.cmd, f.volume, d[0], d[1], d[2])
+	}
 	iso, err := v.DefaultIso()
 	if err != nil {
 		return nil, fmt.Errorf("bench %s: -volume %s: %w", f.cmd, f.volume, err)
@@ -248,6 +253,15 @@ func readMesh(path string) (*mesh.Mesh, error) {
 func (f *expFlags) checkPair(p *dataset.Pair) (*dataset.Pair, error) {
 	if p.Balanced.Len() == 0 {
 		lo, hi := p.Volume.Range()
+		if !f.given("iso") {
+			// The isovalue is ours: say so, rather than blame a flag
+			// the user did not give.
+			src := "-field " + f.field
+			if f.volume != "" {
+				src = "-volume " + f.volume
+			}
+			return nil, fmt.Errorf("bench %s: %s: the surface at the default isovalue %g is empty (the values run from %g to %g): give -iso", f.cmd, src, p.Iso, lo, hi)
+		}
 		return nil, f.errorf("iso", fmt.Sprint(p.Iso), "the surface of %s is empty there (its values run from %g to %g)", p.Name, lo, hi)
 	}
 	return p, nil

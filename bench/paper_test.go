@@ -269,8 +269,8 @@ func TestRenderAndCalibrate(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"paper", "-res", "16", "-iso", "50", "-out", "", "-calibration", cal}, "-iso 50: the surface of perforator 16^3 is empty there"},
-		{[]string{"render", "-volume", filepath.Join(dir, "none.nii.gz"), "-calibration", cal}, "-volume " + filepath.Join(dir, "none.nii.gz")},
+		{[]string{"paper", "-res", "16", "-iso", "50", "-out", "", "-calibration", cal}, `invalid value "50" for flag -iso: the surface of perforator 16^3 is empty there`},
+		{[]string{"render", "-volume", filepath.Join(dir, "none.nii.gz"), "-calibration", cal}, `invalid value "` + filepath.Join(dir, "none.nii.gz") + `" for flag -volume: no such file`},
 	} {
 		if err := run(c.args, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: got %v, want an error containing %q", c.args, err, c.want)

@@ -266,8 +266,14 @@ func loadSource(o *options, software bool) (*source, error) {
 		if v, _, err = volume.LoadNIfTI(o.volume); err != nil {
 			return nil, fmt.Errorf("-volume %s: %w", o.volume, err)
 		}
+		if d := v.Dims; min(d[0], d[1], d[2]) < 2 {
+			return nil, fmt.Errorf("-volume %s: a side of 1 sample (%dx%dx%d): no cells to extract a surface from", o.volume, d[0], d[1], d[2])
+		}
 		lo, hi := v.Range()
-		iso = lo + (hi-lo)/2
+		if !(lo <= hi) || math.IsInf(float64(lo), 0) || math.IsInf(float64(hi), 0) {
+			return nil, fmt.Errorf("-volume %s: no finite voxel value (the %d voxels run from %v to %v, NaN left out)", o.volume, len(v.Data), lo, hi)
+		}
+		iso = float32((float64(lo) + float64(hi)) / 2) // lo+hi may overflow float32
 		n := o.res
 		if !o.given["res"] {
 			n = 0
