@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -215,5 +216,120 @@ func TestAcceptHostileFiles(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestAcceptBadFlags gives every numeric flag of every command values it
+// must refuse (not a number, NaN, the infinities, out of range): each run
+// ends with a status other than 0 and a message naming the flag and the
+// value, before any work.
+func TestAcceptBadFlags(t *testing.T) {
+	ints := []string{"NaN", "Inf", "1.5", "x", "", "99999999999999999999"}
+	floats := []string{"NaN", "nan", "Inf", "+Inf", "-Inf", "infinity", "1e400", "x", ""}
+	type flagCase struct {
+		flag string
+		bad  []string
+	}
+	exp := []flagCase{
+		{"res", append([]string{"-1", "1"}, ints...)},
+		{"reduction", append([]string{"0", "-1"}, ints...)},
+		{"width", append([]string{"0", "-1", "4097"}, ints...)},
+		{"height", append([]string{"0", "99999"}, ints...)},
+		{"reps", append([]string{"0", "-1", "10001"}, ints...)},
+		{"warmup", append([]string{"-1", "10001"}, ints...)},
+		{"iso", append([]string{"1e39", "-3.5e38"}, floats...)},
+		{"margin", append([]string{"-1", "-1e-9"}, floats...)},
+		{"lanes", []string{"0", "-1", "x", "64,64", "NaN"}},
+		{"views", []string{"(1,1)", "", "M(0,0),M(0,0)"}},
+		{"policies", []string{"Sometimes", ""}},
+		{"field", []string{"teapot"}},
+		{"calibration", []string{""}},
+	}
+	cmds := map[string][]flagCase{"paper": exp, "render": exp, "calibrate": exp,
+		"balance": {
+			{"p", append([]string{"-1", "67108865"}, ints...)},
+			{"lanes", append([]string{"-1"}, ints...)},
+			{"max", append([]string{"0", "-1", "4294967297", "65537"}, ints...)},
+			{"work", append([]string{"-1", "65537"}, ints...)},
+			{"cost", append([]string{"-1"}, floats...)},
+			{"reps", append([]string{"0"}, ints...)},
+			{"warmup", append([]string{"-1"}, ints...)},
+			{"seed", []string{"-1", "x", "NaN", "18446744073709551616"}},
+			{"workloads", []string{"lumpy", ""}},
+			{"policies", []string{"Sometimes"}},
+		},
+		"iso": {
+			{"res", append([]string{"1", "-1"}, ints...)},
+			{"width", append([]string{"0"}, ints...)},
+			{"height", append([]string{"-1", "4097"}, ints...)},
+			{"sizes", []string{"1", "x", "-5", "NaN", "128,"}},
+			{"field", []string{"teapot"}},
+			{"reps", append([]string{"0"}, ints...)},
+		},
+		"copy": {
+			{"sizes", []string{"0", "-1M", "x", "99999999999G", "1.5M", "0K", "2T"}},
+			{"reps", append([]string{"0"}, ints...)},
+			{"warmup", append([]string{"-1"}, ints...)},
+		},
+		"scan": {
+			{"log2", []string{"0", "31", "-1", "x", "NaN"}},
+			{"reps", append([]string{"0"}, ints...)},
+		},
+		"strategies": {
+			{"size", append([]string{"-1", "4097"}, ints...)},
+			{"res", append([]string{"1", "0"}, ints...)},
+			{"lanes", append([]string{"-1"}, ints...)},
+			{"chunk", append([]string{"-1"}, ints...)},
+			{"cost", append([]string{"-1"}, floats...)},
+			{"seed", []string{"-1", "x"}},
+			{"views", []string{"(1,1)"}},
+			{"sets", []string{"some"}},
+			{"strategies", []string{"Sometimes"}},
+			{"graphs", []string{"rmat:27:2", "rmat:20:1000", "grid:0x5", "grid:99999x99999", "uniform:5", "nope.gr", "x"}},
+			{"reps", append([]string{"0"}, ints...)},
+		},
+	}
+	n := 0
+	for cmd, fcs := range cmds {
+		for _, fc := range fcs {
+			for _, v := range fc.bad {
+				what := cmd + " -" + fc.flag + " " + strconv.Quote(v)
+				t.Run(what, func(t *testing.T) {
+					r := benchCmd(t, cmd, "-"+fc.flag, v)
+					refused(t, what, r, "-"+fc.flag)
+					if v != "" && !strings.Contains(r.stderr, v) {
+						t.Errorf("the message does not name the value:\n%s", r.stderr)
+					}
+					if strings.Contains(r.stdout, " on ") || strings.Contains(r.stdout, "dataset:") {
+						t.Errorf("refused only after starting the work:\n%s", r.stdout)
+					}
+				})
+				n++
+			}
+		}
+	}
+	t.Logf("%d bad flag values refused", n)
+}
+
+// TestAcceptOutCheckedFirst: an -out that cannot take the results is
+// refused before the dataset is built and the frames are rendered, not
+// after minutes of work; and the file in its way is left as it was.
+func TestAcceptOutCheckedFirst(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "results")
+	if err := os.WriteFile(file, []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, out := range []string{file, filepath.Join(file, "sub")} {
+		for _, cmd := range []string{"paper", "render"} {
+			r := benchCmd(t, cmd, "-res", "8", "-views", "(0,0)", "-reps", "1", "-warmup", "0", "-out", out)
+			refused(t, cmd+" -out "+out, r, "-out", out)
+			if strings.Contains(r.stdout, "dataset:") {
+				t.Fatalf("%s -out %s: refused only after building the dataset:\n%s", cmd, out, r.stdout)
+			}
+		}
+	}
+	if b, _ := os.ReadFile(file); string(b) != "mine" {
+		t.Fatalf("the file in -out's way now holds %q", b)
 	}
 }

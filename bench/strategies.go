@@ -535,7 +535,7 @@ func runStrategies(args []string, w io.Writer) error {
 			o.sets = append(o.sets, s)
 		case "", "none":
 		default:
-			return fmt.Errorf("bench strategies: unknown polygon set %q (want balanced, unbalanced or none)", s)
+			return fmt.Errorf("bench strategies: %w", cliflag.Errorf("sets", *sets, "unknown polygon set %q (want balanced, unbalanced or none)", s))
 		}
 	}
 	c, err := gpu.NewHeadless()
