@@ -110,7 +110,6 @@ const softVolumeRes = 128
 func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	o := &options{}
 	fs := flag.NewFlagSet("viewer", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	fs.StringVar(&o.field, "field", volume.Default().Name, "built-in field to sample: "+fieldNames())
 	cliflag.Int(fs, &o.res, "res", dataset.DefaultResolution, fmt.Sprintf("samples per axis of the built-in field; with -volume, the samples of the volume's longest axis, resampled when it has more (0: as it is; default %d on a software renderer, else as it is)", softVolumeRes), 0, math.MaxInt)
 	fs.StringVar(&o.volume, "volume", "", "NIfTI-1 volume (.nii or .nii.gz) to open instead of a built-in field")
@@ -132,18 +131,25 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	cliflag.Float(fs, &o.cost, "cost", 0, fmt.Sprintf("costIterations of both loops (default: the calibration file's (bench calibrate), else the paper's %d and %d)",
 		rasterizer.PaperScanConversionCost, rasterizer.PaperZBufferCost), cliflag.NonNegative)
 	fs.StringVar(&o.calPath, "calibration", balancer.DefaultCalibrationPath(), "the balancer calibration file")
-	fs.Usage = func() {
+	usage := func() {
 		fmt.Fprintf(stderr, "usage: viewer [flags]\n\nKeys and mouse:\n")
 		for _, l := range control.Help {
 			fmt.Fprintf(stderr, "  %s\n", l)
 		}
 		fmt.Fprintf(stderr, "\nFlags:\n")
+		fs.SetOutput(stderr)
 		fs.PrintDefaults()
 	}
+	// The flag package would print its refusal above the usage, where it
+	// scrolls away: the usage comes first, and the refusal last.
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
+		usage()
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, err
 		}
+		fmt.Fprintf(stderr, "viewer: %v\n", err)
 		return nil, fmt.Errorf("%w: %v", errUsage, err)
 	}
 	bad := func(err error) (*options, error) {
@@ -247,32 +253,74 @@ type source struct {
 	note                  string
 }
 
-// loadSource samples the field, or reads the volume or the mesh, and
-// extracts the balanced polygon set at the isovalue, with marching cubes,
-// as dataset.FromVolume does. The unbalanced set is left for the scene to
-// decimate in the background when it is first asked for: a decimation takes
-// seconds on large surfaces, and the window need not wait for it. On a
-// software renderer a volume is resampled to softVolumeRes unless -res
-// says otherwise.
-func loadSource(o *options, software bool) (*source, error) {
-	if o.mesh != "" {
-		return loadMesh(o)
-	}
-	var v *volume.Volume
-	var name, note string
-	var iso float32
-	if o.volume != "" {
-		var err error
-		if v, _, err = volume.LoadNIfTI(o.volume); err != nil {
+// input is the file the command line names, read and checked before a
+// window opens, so that a bad file is refused at once.
+type input struct {
+	vol  *volume.Volume // -volume's, as it is in the file
+	mesh *mesh.Mesh     // -mesh's
+}
+
+// readInput reads -volume or -mesh (nothing for a built-in field) and
+// refuses a volume that no isovalue can give a surface.
+func readInput(o *options) (*input, error) {
+	in := &input{}
+	switch {
+	case o.mesh != "":
+		m, err := mesh.LoadPLY(o.mesh)
+		if err != nil {
+			return nil, fmt.Errorf("-mesh: %w", err)
+		}
+		if m.Len() == 0 {
+			return nil, fmt.Errorf("-mesh %s: no triangles", o.mesh)
+		}
+		in.mesh = m
+	case o.volume != "":
+		v, _, err := volume.LoadNIfTI(o.volume)
+		if err != nil {
 			return nil, fmt.Errorf("-volume %s: %w", o.volume, err)
 		}
 		if d := v.Dims; min(d[0], d[1], d[2]) < 2 {
 			return nil, fmt.Errorf("-volume %s: a side of 1 sample (%dx%dx%d): no cells to extract a surface from", o.volume, d[0], d[1], d[2])
 		}
-		lo, hi := v.Range()
-		if !(lo <= hi) || math.IsInf(float64(lo), 0) || math.IsInf(float64(hi), 0) {
+		if lo, hi := v.Range(); !(lo <= hi) || math.IsInf(float64(lo), 0) || math.IsInf(float64(hi), 0) {
 			return nil, fmt.Errorf("-volume %s: no finite voxel value (the %d voxels run from %v to %v, NaN left out)", o.volume, len(v.Data), lo, hi)
 		}
+		in.vol = v
+	}
+	return in, nil
+}
+
+// loadSource is readInput and source.
+func loadSource(o *options, software bool) (*source, error) {
+	in, err := readInput(o)
+	if err != nil {
+		return nil, err
+	}
+	return in.source(o, software)
+}
+
+// source samples the field, or takes the volume or the mesh, and extracts
+// the balanced polygon set at the isovalue, with marching cubes, as
+// dataset.FromVolume does. The unbalanced set is left for the scene to
+// decimate in the background when it is first asked for: a decimation takes
+// seconds on large surfaces, and the window need not wait for it. On a
+// software renderer a volume is resampled to softVolumeRes unless -res
+// says otherwise. An empty surface at the starting isovalue is an error:
+// the window would show nothing.
+func (in *input) source(o *options, software bool) (*source, error) {
+	if in.mesh != nil {
+		pair, err := dataset.FromMesh(filepath.Base(o.mesh), in.mesh, 1)
+		if err != nil {
+			return nil, fmt.Errorf("-mesh %s: %w", o.mesh, err)
+		}
+		pair.Unbalanced = nil
+		return &source{pair: pair, isoSt: 1}, nil
+	}
+	v := in.vol
+	var name, note, what string
+	var iso float32
+	if v != nil {
+		lo, hi := v.Range()
 		iso = float32((float64(lo) + float64(hi)) / 2) // lo+hi may overflow float32
 		n := o.res
 		if !o.given["res"] {
@@ -290,6 +338,7 @@ func loadSource(o *options, software bool) (*source, error) {
 			}
 		}
 		name = fmt.Sprintf("%s %dx%dx%d", filepath.Base(o.volume), v.Dims[0], v.Dims[1], v.Dims[2])
+		what = "-volume " + o.volume
 	} else {
 		f, err := volume.ByName(o.field)
 		if err != nil {
@@ -298,6 +347,7 @@ func loadSource(o *options, software bool) (*source, error) {
 		v = f.SampleCube(o.res)
 		name = fmt.Sprintf("%s %d^3", f.Name, o.res) // as dataset.FromField names it
 		iso = f.Iso
+		what = "-field " + f.Name
 	}
 	if o.isoSet {
 		iso = float32(o.iso)
@@ -305,16 +355,19 @@ func loadSource(o *options, software bool) (*source, error) {
 	lo, hi := v.Range()
 	step := float32(o.isoStep)
 	if step == 0 {
-		step = (hi - lo) / 64
+		step = float32((float64(hi) - float64(lo)) / 64)
 	}
 	if !(step > 0) || math.IsInf(float64(step), 0) {
-		step = 1 // a constant volume, or one whose range overflows
+		step = 1 // a constant volume
 	}
 	pair := &dataset.Pair{Name: name, Volume: v, Iso: iso, Balanced: isosurface.MarchingCubes(v, iso)}
-	var ok bool
-	if pair.Lo, pair.Hi, ok = pair.Balanced.Bounds(); !ok {
-		pair.Lo, pair.Hi = v.Bounds()
+	if pair.Balanced.Len() == 0 {
+		if o.isoSet {
+			return nil, cliflag.Errorf("iso", strconv.FormatFloat(o.iso, 'g', -1, 64), "the surface of %s is empty there (its values run from %g to %g)", name, lo, hi)
+		}
+		return nil, fmt.Errorf("%s: the surface at the default isovalue %g is empty (the values run from %g to %g): give -iso", what, iso, lo, hi)
 	}
+	pair.Lo, pair.Hi, _ = pair.Balanced.Bounds()
 	return &source{pair: pair, isoMin: min(lo, iso), isoMax: max(hi, iso), isoSt: step, note: note}, nil
 }
 
@@ -364,22 +417,6 @@ func lerpW(f float32, d int) float32 {
 	return f
 }
 
-// loadMesh reads a PLY mesh: the balanced set, whose decimation the scene
-// makes when the unbalanced set is asked for. A mesh has no isovalue: the
-// +/- keys have a range of one value.
-func loadMesh(o *options) (*source, error) {
-	m, err := mesh.LoadPLY(o.mesh)
-	if err != nil {
-		return nil, fmt.Errorf("-mesh: %w", err)
-	}
-	pair, err := dataset.FromMesh(filepath.Base(o.mesh), m, 1)
-	if err != nil {
-		return nil, fmt.Errorf("-mesh %s: %w", o.mesh, err)
-	}
-	pair.Unbalanced = nil
-	return &source{pair: pair, isoSt: 1}, nil
-}
-
 // costs are the loops' costIterations: -cost, or the calibration file's
 // for this GPU (rasterizer.LoadCosts), or the paper's
 // (rasterizer.PaperCosts, as rasterizer.DefaultOptions); and a note saying
@@ -419,6 +456,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	in, err := readInput(o)
+	if err != nil {
+		return err
+	}
 	win, err := window.Open(window.Options{Title: "dpgl viewer", Width: o.width, Height: o.height, Resizable: !o.scripted()})
 	if err != nil {
 		if errors.Is(err, window.ErrNoDisplay) {
@@ -435,7 +476,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		d.showText("dpgl viewer: building the dataset ...")
 	}
 	c := win.Ctx
-	src, err := loadSource(o, c.Caps().Software)
+	src, err := in.source(o, c.Caps().Software)
 	if err != nil {
 		return err
 	}

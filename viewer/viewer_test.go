@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"image"
+	"image/jpeg"
 	"image/png"
 	"os"
 	"os/exec"
@@ -20,6 +21,7 @@ import (
 	"github.com/dpgl/dpgl/balancer"
 	"github.com/dpgl/dpgl/gpu/gputest"
 	"github.com/dpgl/dpgl/gpu/window"
+	"github.com/dpgl/dpgl/internal/hostile"
 	"github.com/dpgl/dpgl/rasterizer"
 	"github.com/dpgl/dpgl/rasterizer/dataset"
 	"github.com/dpgl/dpgl/rasterizer/mesh"
@@ -401,5 +403,89 @@ func TestFlipRows(t *testing.T) {
 	want := []byte{5, 5, 5, 5, 6, 6, 6, 6, 3, 3, 3, 3, 4, 4, 4, 4, 1, 1, 1, 1, 2, 2, 2, 2}
 	if !bytes.Equal(got, want) || !bytes.Equal(flipRows(got, 2, 3), px) {
 		t.Fatalf("flipRows: %v", got)
+	}
+}
+
+// TestVolumeResample: -res shrinks a -volume so that its longest axis has
+// that many samples (the viewer once refused -res with -volume, and could
+// not open a large volume on a software renderer at all); on a software
+// renderer a volume is shrunk to softVolumeRes unless -res is given.
+func TestVolumeResample(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ball.nii")
+	b := hostile.Ball(40, 30, 20, 9, nil)
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args     []string
+		software bool
+		dims     [3]int
+	}{
+		{[]string{"-res", "12"}, false, [3]int{12, 9, 6}},
+		{[]string{"-res", "12"}, true, [3]int{12, 9, 6}},
+		{nil, false, [3]int{40, 30, 20}},
+		{[]string{"-res", "0"}, true, [3]int{40, 30, 20}},
+		{[]string{"-res", "64"}, false, [3]int{40, 30, 20}},
+	} {
+		o, err := parseFlags(append([]string{"-volume", path}, c.args...), &bytes.Buffer{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, err := loadSource(o, c.software)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := src.pair.Volume.Dims; got != c.dims || src.pair.Balanced.Len() == 0 {
+			t.Errorf("%q (software %v): %v, %d triangles; want %v", c.args, c.software, got, src.pair.Balanced.Len(), c.dims)
+		}
+	}
+	big := hostile.Ball(softVolumeRes+10, 20, 20, 8, nil)
+	if err := os.WriteFile(path, big.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o, _ := parseFlags([]string{"-volume", path}, &bytes.Buffer{})
+	src, err := loadSource(o, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := src.pair.Volume.Dims; d[0] != softVolumeRes || !strings.Contains(src.note, "resampled") {
+		t.Fatalf("software renderer: %v, note %q", d, src.note)
+	}
+}
+
+// TestScriptedRealVolume opens an MRI template, shrunk with -res, and
+// saves a JPEG of it: the surface fills the middle of the picture.
+func TestScriptedRealVolume(t *testing.T) {
+	needDisplay(t)
+	const vol = "/usr/share/mricron/templates/ch2better.nii.gz"
+	if _, err := os.Stat(vol); err != nil {
+		t.Skip("no ", vol, " (Debian package mricron-data)")
+	}
+	shot := filepath.Join(t.TempDir(), "head.jpg")
+	out := viewer(t, "-volume", vol, "-res", "48", "-size", "96x96", "-overlay=false", "-cost", "8", "-view", "(0,0)", "-screenshot", shot)
+	if !strings.Contains(out, "saved "+shot) {
+		t.Fatalf("viewer said:\n%s", out)
+	}
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := jpeg.Decode(f)
+	if err != nil {
+		t.Fatalf("%s is not a JPEG: %v", shot, err)
+	}
+	bg := rasterizer.DefaultMaterial.Background
+	lit := 0
+	for y := 0; y < 96; y++ {
+		for x := 0; x < 96; x++ {
+			r, g, b, _ := img.At(x, y).RGBA()
+			if d := int(r>>8) - int(bg.R) + int(g>>8) - int(bg.G) + int(b>>8) - int(bg.B); d > 60 || d < -60 {
+				lit++
+			}
+		}
+	}
+	if lit < 96*96/5 {
+		t.Fatalf("the head covers %d of %d pixels", lit, 96*96)
 	}
 }

@@ -1,0 +1,210 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dpgl/dpgl/internal/hostile"
+	"github.com/dpgl/dpgl/rasterizer"
+)
+
+type result struct {
+	code           int
+	stdout, stderr string
+	took           time.Duration
+}
+
+// viewerRun runs the viewer as a child process and returns what it did,
+// failing the test only on a hang (a generous limit: the cases take a
+// second or less).
+func viewerRun(t *testing.T, env []string, args ...string) result {
+	t.Helper()
+	const hangLimit = 60 * time.Second
+	ctx, cancel := context.WithTimeout(context.Background(), hangLimit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], args...)
+	cmd.Env = append(append(os.Environ(), "DPGL_VIEWER_MAIN=1"), env...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	start := time.Now()
+	err := cmd.Run()
+	r := result{stdout: out.String(), stderr: errb.String(), took: time.Since(start)}
+	var ee *exec.ExitError
+	switch {
+	case ctx.Err() != nil:
+		t.Fatalf("viewer %q hung: killed after %v\nstderr:\n%s", args, hangLimit, r.stderr)
+	case errors.As(err, &ee):
+		r.code = ee.ExitCode()
+	case err != nil:
+		t.Fatal(err)
+	}
+	return r
+}
+
+// refused checks for a status other than 0, no panic, and a last line
+// that names every one of words.
+func refused(t *testing.T, r result, words ...string) {
+	t.Helper()
+	if r.code == 0 || strings.Contains(r.stderr, "panic") || strings.Contains(r.stderr, "goroutine ") {
+		t.Fatalf("exit status %d; want a refusal, not success or a panic\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
+	msg := lines[len(lines)-1]
+	for _, w := range words {
+		if !strings.Contains(msg, w) {
+			t.Fatalf("message %q lacks %q", msg, w)
+		}
+	}
+	if r.took > time.Second {
+		t.Logf("refused after %v (want under a second)", r.took.Round(time.Millisecond))
+	}
+}
+
+// TestAcceptBadFlags: every numeric flag refuses what is not a number in
+// its range, NaN and the infinities included, with status 2 and a last
+// line naming the flag and the value, before a window opens (no display
+// is needed).
+func TestAcceptBadFlags(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	os.WriteFile(file, []byte("x"), 0o644)
+	ints := []string{"NaN", "Inf", "1.5", "x", "", "99999999999999999999"}
+	floats := []string{"NaN", "nan", "Inf", "-Inf", "infinity", "1e400", "x", ""}
+	for _, fc := range []struct {
+		flag string
+		bad  []string
+	}{
+		{"res", append([]string{"-1", "1", "0"}, ints...)},
+		{"iso", append([]string{"1e39", "-3.5e38"}, floats...)},
+		{"isostep", append([]string{"-1"}, floats...)},
+		{"cost", append([]string{"-1", "-1e-300"}, floats...)},
+		{"reduction", append([]string{"0", "-5"}, ints...)},
+		{"lanes", append([]string{"-1"}, ints...)},
+		{"frames", append([]string{"-1"}, ints...)},
+		{"size", []string{"0x5", "5", "5x", "99999x5", "NaNxNaN", "-5x5", "5x5x5", ""}},
+		{"view", []string{"(1,2)", ""}},
+		{"policy", []string{"Sometimes"}},
+		{"field", []string{"teapot"}},
+		{"screenshot", []string{"x.gif", "x", dir, filepath.Join(dir, "none", "x.png"), filepath.Join(file, "x.png")}},
+		{"shotdir", []string{file, filepath.Join(dir, "none")}},
+		{"volume", []string{filepath.Join(dir, "none.nii"), dir}},
+		{"mesh", []string{filepath.Join(dir, "none.ply"), dir}},
+	} {
+		for _, v := range fc.bad {
+			t.Run(fc.flag+"="+strconv.Quote(v), func(t *testing.T) {
+				// DISPLAY names no server: a refusal must come before
+				// the window, and a missed one fails as "no display".
+				r := viewerRun(t, []string{"DISPLAY=:4093", "WAYLAND_DISPLAY="}, "-"+fc.flag, v)
+				refused(t, r, "-"+fc.flag)
+				if r.code != 2 {
+					t.Fatalf("exit status %d, want 2 (a usage error)\n%s", r.code, r.stderr)
+				}
+				if v != "" && !strings.Contains(r.stderr, v) {
+					t.Fatalf("the message does not name the value:\n%s", r.stderr)
+				}
+			})
+		}
+	}
+}
+
+// TestAcceptHostileFiles opens the generated volumes and meshes in the
+// viewer's scripted mode: each refuses with a message naming the file and
+// the field, or saves the picture its well-formed twin does.
+func TestAcceptHostileFiles(t *testing.T) {
+	needDisplay(t)
+	dir := t.TempDir()
+	const size = 64
+	masks := map[string][]bool{}
+	for _, c := range hostile.Cases() {
+		if c.Kind == hostile.DIMACS {
+			continue // graphs are bench's
+		}
+		t.Run(c.Name, func(t *testing.T) {
+			if c.Blocked != "" && os.Getenv("DPGL_RUN_BLOCKED") != "1" {
+				t.Skipf("waits for the fix of %s", c.Blocked)
+			}
+			path, err := c.Write(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			shot := filepath.Join(dir, c.Name+".png")
+			args := []string{"-" + string(c.Kind), path, "-size", "64x64", "-overlay=false", "-cost", "8", "-view", "(45,45)", "-screenshot", shot}
+			if c.Kind == hostile.NIfTI {
+				args = append(args, "-res", "0")
+			}
+			r := viewerRun(t, nil, args...)
+			if !c.Draws() {
+				refused(t, r, append([]string{filepath.Base(path)}, c.Want...)...)
+				for _, w := range c.Avoid {
+					if strings.Contains(r.stderr, w) {
+						t.Fatalf("the message blames %s:\n%s", w, r.stderr)
+					}
+				}
+				if _, err := os.Stat(shot); err == nil {
+					t.Fatal("a refused file left a screenshot")
+				}
+				return
+			}
+			if r.code != 0 {
+				t.Fatalf("exit status %d, want a picture\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+			}
+			mask, n := shotCoverage(t, shot)
+			if n < size*size/20 {
+				t.Fatalf("the surface covers %d of %d pixels: a blank picture\n%s", n, size*size, r.stdout)
+			}
+			masks[c.Name] = mask
+			if c.Like != "" {
+				twin, ok := masks[c.Like]
+				if !ok {
+					t.Fatalf("no picture of %s to compare with", c.Like)
+				}
+				d := 0
+				for i := range mask {
+					if mask[i] != twin[i] {
+						d++
+					}
+				}
+				if d > size*size/100 {
+					t.Fatalf("%d pixels differ from %s's picture", d, c.Like)
+				}
+			}
+		})
+	}
+}
+
+func shotCoverage(t *testing.T, path string) ([]bool, int) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bg := rasterizer.DefaultMaterial.Background
+	var mask []bool
+	n := 0
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bb, _ := img.At(x, y).RGBA()
+			on := uint8(r>>8) != bg.R || uint8(g>>8) != bg.G || uint8(bb>>8) != bg.B
+			mask = append(mask, on)
+			if on {
+				n++
+			}
+		}
+	}
+	return mask, n
+}
