@@ -333,3 +333,21 @@ func TestAcceptOutCheckedFirst(t *testing.T) {
 		t.Fatalf("the file in -out's way now holds %q", b)
 	}
 }
+
+// TestAcceptSizeLimits: a grid too large for memory is refused before it
+// is allocated, naming the flag and the value.
+func TestAcceptSizeLimits(t *testing.T) {
+	if !runBlocked() {
+		t.Skip("waits for the fix of size limits (issue 14, defect 7: the memory a request needs checked up front)")
+	}
+	for _, args := range [][]string{
+		{"iso", "-sizes", "100000"}, {"iso", "-sizes", "2000"}, {"iso", "-res", "100000", "-sizes", "8"},
+		{"render", "-res", "100000"}, {"paper", "-res", "3000"}, {"calibrate", "-res", "100000"},
+		{"strategies", "-res", "100000"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			r := benchCmd(t, args...)
+			refused(t, strings.Join(args, " "), r, args[len(args)-2], args[len(args)-1])
+		})
+	}
+}

@@ -208,3 +208,16 @@ func shotCoverage(t *testing.T, path string) ([]bool, int) {
 	}
 	return mask, n
 }
+
+// TestAcceptSizeLimits: a field grid too large for memory is refused
+// before it is allocated, naming the flag and the value.
+func TestAcceptSizeLimits(t *testing.T) {
+	if os.Getenv("DPGL_RUN_BLOCKED") != "1" {
+		t.Skip("waits for the fix of size limits (issue 14, defect 7: the memory a request needs checked up front)")
+	}
+	needDisplay(t)
+	for _, v := range []string{"100000", "3000"} {
+		r := viewerRun(t, nil, "-res", v, "-frames", "1")
+		refused(t, r, "-res", v)
+	}
+}
