@@ -4,7 +4,8 @@
 //
 //	go run ./viewer                          the default dataset (perforator 128^3)
 //	go run ./viewer -field torus -res 64     a built-in field
-//	go run ./viewer -volume head.nii.gz -iso 80
+//	go run ./viewer -volume head.nii.gz -iso 80 -res 128
+//	go run ./viewer -mesh cube.ply -flat
 //	xvfb-run -a go run ./viewer -frames 3 -view 'M(45,45)' -screenshot out.png
 //
 // Mouse: drag to orbit, scroll to zoom, right-drag to pan. Keys: 1-4 the
@@ -16,7 +17,8 @@
 // GPU and blitted to the window; a frame is rendered only when something
 // changed, and between frames the viewer sleeps in glfw.WaitEvents. With
 // -frames or -screenshot it renders that many frames, saves the window's
-// contents and exits (the scripted mode that tests and the README use).
+// contents (PNG or JPEG, by the file's extension) and exits (the scripted
+// mode that tests and the README use).
 //
 // The code is in internal packages: control (camera, keys, settings),
 // scene (the GPU side), overlay (the bitmap font and panels) and app (the
