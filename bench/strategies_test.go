@@ -54,7 +54,7 @@ func TestStrategiesTable(t *testing.T) {
 	}{
 		{[]string{"strategies", "-strategies", "Never,Greedy"}, `"Greedy" is neither a policy`},
 		{[]string{"strategies", "-strategies", "Paper"}, `"Paper" is neither a policy`},
-		{[]string{"strategies", "-sets", "none", "-graphs", "rmat:x:4"}, `graph "rmat:x:4"`},
+		{[]string{"strategies", "-sets", "none", "-graphs", "rmat:x:4"}, `invalid value "rmat:x:4" for flag -graphs`},
 		{[]string{"strategies", "-sets", "lumpy"}, `unknown polygon set "lumpy"`},
 		{[]string{"strategies", "-views", "(1,1)"}, `no view "(1,1)"`},
 	} {
