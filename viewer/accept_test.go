@@ -85,7 +85,7 @@ func TestAcceptBadFlags(t *testing.T) {
 	}{
 		{"res", append([]string{"-1", "1", "0"}, ints...)},
 		{"iso", append([]string{"1e39", "-3.5e38"}, floats...)},
-		{"isostep", append([]string{"-1"}, floats...)},
+		{"isostep", append([]string{"-1", "1e39"}, floats...)},
 		{"cost", append([]string{"-1", "-1e-300"}, floats...)},
 		{"reduction", append([]string{"0", "-5"}, ints...)},
 		{"lanes", append([]string{"-1"}, ints...)},

@@ -117,7 +117,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.volume, "volume", "", "NIfTI-1 volume (.nii or .nii.gz) to open instead of a built-in field")
 	fs.StringVar(&o.mesh, "mesh", "", "PLY mesh to show instead of an isosurface: the balanced set; its decimation to 1/reduction the unbalanced one")
 	cliflag.Float(fs, &o.iso, "iso", 0, "isovalue (default: the field's own; for a volume the middle of its value range)", cliflag.Float32)
-	cliflag.Float(fs, &o.isoStep, "isostep", 0, "isovalue change of one +/- press (default: 1/64 of the value range)", cliflag.NonNegative)
+	cliflag.Float(fs, &o.isoStep, "isostep", 0, "isovalue change of one +/- press (default: 1/64 of the value range)", cliflag.NonNegative32)
 	cliflag.Int(fs, &o.reduction, "reduction", dataset.DefaultReduction, "decimation factor that makes the unbalanced set", 1, math.MaxInt)
 	size := fs.String("size", "512x512", "window size WxH in pixels")
 	fs.BoolVar(&o.flat, "flat", false, "flat shading: one normal per triangle, so that a cube's faces stay flat")

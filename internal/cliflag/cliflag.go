@@ -14,10 +14,11 @@ import (
 type Floats int
 
 const (
-	Finite      Floats = iota // any finite number
-	Float32                   // finite as a float32
-	NonNegative               // finite, 0 or more (0 is often "the default")
-	Positive                  // finite, more than 0
+	Finite        Floats = iota // any finite number
+	Float32                     // finite as a float32
+	NonNegative                 // finite, 0 or more (0 is often "the default")
+	Positive                    // finite, more than 0
+	NonNegative32               // 0 or more, finite as a float32
 )
 
 func (k Floats) String() string {
@@ -30,6 +31,8 @@ func (k Floats) String() string {
 		return "a finite number, 0 or more"
 	case Positive:
 		return "a finite number above 0"
+	case NonNegative32:
+		return fmt.Sprintf("a number from 0 to %.4g", math.MaxFloat32)
 	}
 	return fmt.Sprintf("Floats(%d)", int(k))
 }
@@ -43,6 +46,8 @@ func (k Floats) check(v float64) error {
 		ok = ok && v >= 0
 	case Positive:
 		ok = ok && v > 0
+	case NonNegative32:
+		ok = ok && v >= 0 && v <= math.MaxFloat32
 	case Finite:
 	default:
 		panic(fmt.Sprintf("cliflag: %v", k))

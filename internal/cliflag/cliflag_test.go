@@ -32,7 +32,8 @@ func TestFloat(t *testing.T) {
 		{Finite, "1e400", false, 0}, {Finite, "", false, 0}, {Finite, "3x", false, 0},
 		{Float32, "3.4e38", true, 3.4e38}, {Float32, "-3.5e38", false, 0}, {Float32, "1e300", false, 0},
 		{NonNegative, "0", true, 0}, {NonNegative, "-0.001", false, 0}, {NonNegative, "+Inf", false, 0},
-		{Positive, "1e-300", true, 1e-300}, {Positive, "0", false, 0}, {Positive, "NaN", false, 0},
+		{Positive, "1e-300", true, 1e-300},
+		{NonNegative32, "3e38", true, 3e38}, {NonNegative32, "1e39", false, 0}, {NonNegative32, "-1", false, 0}, {Positive, "0", false, 0}, {Positive, "NaN", false, 0},
 		{Finite, "1e-400", true, 0}, // underflow to 0 is a finite number
 	} {
 		v := 7.0
