@@ -332,6 +332,23 @@ func TestAcceptOutCheckedFirst(t *testing.T) {
 	if b, _ := os.ReadFile(file); string(b) != "mine" {
 		t.Fatalf("the file in -out's way now holds %q", b)
 	}
+	// The same for a -calibration file that cannot be read or written.
+	for _, c := range []struct {
+		cal  string
+		want string
+	}{
+		{dir, "a folder"},
+		{filepath.Join(file, "cal.json"), "not a"},
+		{file, file},
+	} {
+		for _, args := range [][]string{{"render", "-res", "8", "-views", "(0,0)"}, {"balance", "-p", "64"}} {
+			r := benchCmd(t, append(args, "-calibration", c.cal)...)
+			refused(t, args[0]+" -calibration "+c.cal, r, "calibration", c.want)
+			if strings.Contains(r.stdout, "dataset:") || strings.Contains(r.stdout, "processors") {
+				t.Fatalf("%s -calibration %s: refused only after starting the work:\n%s", args[0], c.cal, r.stdout)
+			}
+		}
+	}
 }
 
 // TestAcceptSizeLimits: a grid too large for memory is refused before it

@@ -264,6 +264,11 @@ func runBalance(args []string, w io.Writer) error {
 		return err
 	}
 	o.warmup, o.reps, o.max = cf.warmup, cf.reps, uint32(maxW)
+	if o.cost == 0 {
+		if err := checkCalibration(o.calPath, o.calibrate); err != nil {
+			return fmt.Errorf("bench balance: %w", err)
+		}
+	}
 	for _, s := range strings.Split(*kinds, ",") {
 		k, err := synthetic.Parse(strings.TrimSpace(s))
 		if err != nil {

@@ -144,6 +144,9 @@ func (f *expFlags) check() error {
 			}
 		}
 	}
+	if err := checkCalibration(f.calPath, f.recalibrate); err != nil {
+		return fmt.Errorf("bench %s: %w", f.cmd, err)
+	}
 	if f.out != "" {
 		// Before the dataset and the frames, which take minutes: a run
 		// must not end in "cannot write" after all that work.
@@ -233,6 +236,26 @@ func (f *expFlags) makeDataset() (*dataset.Pair, error) {
 		return nil, fmt.Errorf("bench %s: -volume %s: %w", f.cmd, f.volume, err)
 	}
 	return f.checkPair(p)
+}
+
+// checkCalibration refuses, before any work, a -calibration file that a
+// run could neither read nor, when it calibrates (-calibrate, or no file
+// yet), write: a folder, a file that is not a calibration, or a place
+// where no file can be made.
+func checkCalibration(path string, recalibrate bool) error {
+	fi, err := os.Stat(path)
+	if err == nil && fi.IsDir() {
+		return cliflag.Errorf("calibration", path, "a folder, not a file")
+	}
+	if err == nil {
+		if _, _, err := openCalibration(path); err != nil {
+			return err
+		}
+	}
+	if err != nil || recalibrate {
+		return cliflag.CheckOutDir("calibration", filepath.Dir(path))
+	}
+	return nil
 }
 
 // readMesh reads a PLY file; its errors leave the path to the caller,
