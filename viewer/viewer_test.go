@@ -489,3 +489,39 @@ func TestScriptedRealVolume(t *testing.T) {
 		t.Fatalf("the head covers %d of %d pixels", lit, 96*96)
 	}
 }
+
+// TestScriptedMeshFlat: -mesh shows a PLY cube fitted to the window, and
+// -flat shades it face by face, unlike the smooth normals that its shared
+// corners average over three faces (a blob): a good part of the cube's
+// pixels change.
+func TestScriptedMeshFlat(t *testing.T) {
+	needDisplay(t)
+	dir := t.TempDir()
+	ply := filepath.Join(dir, "cube.ply")
+	if err := os.WriteFile(ply, hostile.Cube(2, -1).Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const n = 96
+	shots := map[bool]*image.RGBA{}
+	for _, flat := range []bool{false, true} {
+		shot := filepath.Join(dir, fmt.Sprintf("flat-%v.png", flat))
+		args := []string{"-mesh", ply, "-size", fmt.Sprintf("%dx%d", n, n), "-overlay=false", "-cost", "8", "-view", "(45,45)", "-screenshot", shot}
+		if flat {
+			args = append(args, "-flat")
+		}
+		viewer(t, args...)
+		shots[flat] = readPNG(t, shot)
+		if c := covered(shots[flat]); c < n*n/5 {
+			t.Fatalf("flat %v: the cube covers %d of %d pixels", flat, c, n*n)
+		}
+	}
+	differ := 0
+	for i := 0; i < len(shots[true].Pix); i += 4 {
+		if shots[true].Pix[i] != shots[false].Pix[i] {
+			differ++
+		}
+	}
+	if differ < covered(shots[true])/4 {
+		t.Fatalf("flat and smooth shading differ in %d pixels only", differ)
+	}
+}
