@@ -84,15 +84,15 @@ func newExperiment(c *gpu.Context, f *expFlags) (e *experiment, err error) {
 		if e.sets[i], err = mesh.Upload(c, m); err != nil {
 			return e, err
 		}
-		if f.flat {
-			mesh.SetFaceNormals(e.sets[i])
-		}
 	}
 	if e.sc, err = scan.New(c); err != nil {
 		return e, err
 	}
 	o := rasterizer.DefaultOptions()
 	o.Width, o.Height = e.w, e.h
+	if f.flat {
+		o.Material.Shading = rasterizer.Flat
+	}
 	o.ScanConversion.Logf, o.ZBuffer.Logf = e.warnings.logf, e.warnings.logf
 	// A cost is set so that the renderer does not warn of a missing one
 	// before the experiment sets the calibrated costs.
@@ -123,8 +123,12 @@ func (e *experiment) describe() string {
 		return fmt.Sprintf("mesh %s: balanced = the mesh, %d triangles; unbalanced = quadric decimation, %d triangles (built in %s)",
 			e.pair.Name, e.pair.Balanced.Len(), e.pair.Unbalanced.Len(), fmtDur(e.buildTime))
 	}
-	return fmt.Sprintf("%s at isovalue %g: balanced = marching cubes, %d triangles; unbalanced = quadric decimation, %d triangles (built in %s)",
+	d := fmt.Sprintf("%s at isovalue %g: balanced = marching cubes, %d triangles; unbalanced = quadric decimation, %d triangles (built in %s)",
 		e.pair.Name, e.pair.Iso, e.pair.Balanced.Len(), e.pair.Unbalanced.Len(), fmtDur(e.buildTime))
+	if x := e.pair.Extraction; x.NonFinite > 0 {
+		d += fmt.Sprintf("; %d of its %d cells have a NaN or infinite corner and make no triangles", x.NonFinite, x.Cells)
+	}
+	return d
 }
 
 // costs are the overestimated costs of the two loops, in iterations.

@@ -124,6 +124,9 @@ func (f *expFlags) check() error {
 		if _, err := volume.ByName(f.field); err != nil {
 			return f.errorf("field", f.field, "no such built-in field (have %s)", strings.Join(fieldNames(), ", "))
 		}
+		if err := volume.CheckGrid([3]int{f.res, f.res, f.res}); err != nil {
+			return f.errorf("res", strconv.Itoa(f.res), "%v", err)
+		}
 	}
 	if f.viewList, err = parseViews(f.views); err != nil {
 		return f.errorf("views", f.views, "%v", err)

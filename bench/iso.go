@@ -114,6 +114,11 @@ func runIso(args []string, w io.Writer) error {
 			return fmt.Errorf("bench iso: %w", cliflag.Errorf("sizes", *sizes, "%v", err))
 		}
 	}
+	if *table {
+		if err := volume.CheckGrid([3]int{res, res, res}); err != nil {
+			return fmt.Errorf("bench iso: %w", cliflag.Errorf("res", strconv.Itoa(res), "%v", err))
+		}
+	}
 	c, err := gpu.NewHeadless()
 	if err != nil {
 		return err
@@ -152,7 +157,10 @@ func runIso(args []string, w io.Writer) error {
 		return nil
 	}
 	start := time.Now()
-	p := dataset.FromField(volume.Default(), res, dataset.DefaultReduction)
+	p, err := dataset.Sample(volume.Default(), res, dataset.DefaultReduction)
+	if err != nil {
+		return fmt.Errorf("bench iso: -res %d: %w", res, err)
+	}
 	fmt.Fprintf(w, "\nTable 1 of the default dataset, %s, at %dx%d (built in %s):\n  balanced = marching cubes, %d triangles; unbalanced = quadric decimation to 1/%d, %d triangles\n  scan: scanlines per triangle; z-buffer: pixels per span; (x) = max/avg\n\n",
 		p.Name, width, height, fmtDur(time.Since(start)), p.Balanced.Len(), dataset.DefaultReduction, p.Unbalanced.Len())
 	dataset.WriteTable1(w, p.Table1(width, height))

@@ -263,7 +263,10 @@ func stratRenderer(c *gpu.Context, s *scan.Scanner, o *stratOpts, w io.Writer, p
 	if o.res == dataset.DefaultResolution {
 		pair = dataset.Default()
 	} else {
-		pair = dataset.FromField(volume.Default(), o.res, dataset.DefaultReduction)
+		var err error
+		if pair, err = dataset.Sample(volume.Default(), o.res, dataset.DefaultReduction); err != nil {
+			return nil, fmt.Errorf("bench strategies: -res %d: %w", o.res, err)
+		}
 	}
 	scanCost, zCost, source := stratCosts(c, o)
 	fmt.Fprintf(w, "renderer: %s, %dx%d, views %s; cost %.1f (scan conversion), %.1f (z-buffer) iterations (%s)\n",
@@ -559,6 +562,11 @@ func runStrategies(args []string, w io.Writer) error {
 	case "none":
 	default:
 		o.graphs = strings.Split(*graphs, ",")
+	}
+	if len(o.sets) > 0 {
+		if err := volume.CheckGrid([3]int{o.res, o.res, o.res}); err != nil {
+			return fmt.Errorf("bench strategies: %w", cliflag.Errorf("res", strconv.Itoa(o.res), "%v", err))
+		}
 	}
 	// Every spec and file before the renderer's part, which takes minutes.
 	for _, g := range o.graphs {

@@ -129,8 +129,8 @@ func TestAcceptHostileFiles(t *testing.T) {
 			continue // graphs are bench's
 		}
 		t.Run(c.Name, func(t *testing.T) {
-			if c.Blocked != "" && os.Getenv("DPGL_RUN_BLOCKED") != "1" {
-				t.Skipf("waits for the fix of %s", c.Blocked)
+			if c.Open != "" {
+				t.Skipf("open: %s", c.Open)
 			}
 			path, err := c.Write(dir)
 			if err != nil {
@@ -156,6 +156,11 @@ func TestAcceptHostileFiles(t *testing.T) {
 			}
 			if r.code != 0 {
 				t.Fatalf("exit status %d, want a picture\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+			}
+			for _, w := range c.Say {
+				if !strings.Contains(r.stdout, w) {
+					t.Fatalf("the output does not say %q:\n%s", w, r.stdout)
+				}
 			}
 			mask, n := shotCoverage(t, shot)
 			if n < size*size/20 {
@@ -212,9 +217,6 @@ func shotCoverage(t *testing.T, path string) ([]bool, int) {
 // TestAcceptSizeLimits: a field grid too large for memory is refused
 // before it is allocated, naming the flag and the value.
 func TestAcceptSizeLimits(t *testing.T) {
-	if os.Getenv("DPGL_RUN_BLOCKED") != "1" {
-		t.Skip("waits for the fix of size limits (issue 14, defect 7: the memory a request needs checked up front)")
-	}
 	needDisplay(t)
 	for _, v := range []string{"100000", "3000"} {
 		r := viewerRun(t, nil, "-res", v, "-frames", "1")

@@ -42,7 +42,6 @@ import (
 	"github.com/dpgl/dpgl/internal/cliflag"
 	"github.com/dpgl/dpgl/rasterizer"
 	"github.com/dpgl/dpgl/rasterizer/dataset"
-	"github.com/dpgl/dpgl/rasterizer/isosurface"
 	"github.com/dpgl/dpgl/rasterizer/mesh"
 	"github.com/dpgl/dpgl/rasterizer/raster"
 	"github.com/dpgl/dpgl/rasterizer/view"
@@ -182,6 +181,11 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	if o.res == 1 || (o.res == 0 && o.volume == "") {
 		return bad(cliflag.Errorf("res", strconv.Itoa(o.res), "want at least 2 samples per axis (0 only with -volume: as it is)"))
 	}
+	if o.volume == "" && o.mesh == "" {
+		if err := volume.CheckGrid([3]int{o.res, o.res, o.res}); err != nil {
+			return bad(cliflag.Errorf("res", strconv.Itoa(o.res), "%v", err))
+		}
+	}
 	w, h, ok := parseSize(*size)
 	if !ok {
 		return bad(cliflag.Errorf("size", *size, "want WxH with each side in 1..%d", raster.MaxImageSize))
@@ -282,10 +286,12 @@ func readInput(o *options) (*input, error) {
 			return nil, fmt.Errorf("-volume %s: %w", o.volume, err)
 		}
 		if d := v.Dims; min(d[0], d[1], d[2]) < 2 {
+			// No cell, so no surface at any isovalue: say so rather
+			// than blame -iso.
 			return nil, fmt.Errorf("-volume %s: a side of 1 sample (%dx%dx%d): no cells to extract a surface from", o.volume, d[0], d[1], d[2])
 		}
-		if lo, hi := v.Range(); !(lo <= hi) || math.IsInf(float64(lo), 0) || math.IsInf(float64(hi), 0) {
-			return nil, fmt.Errorf("-volume %s: no finite voxel value (the %d voxels run from %v to %v, NaN left out)", o.volume, len(v.Data), lo, hi)
+		if _, err := v.DefaultIso(); err != nil {
+			return nil, fmt.Errorf("-volume %s: %w", o.volume, err)
 		}
 		in.vol = v
 	}
@@ -322,8 +328,7 @@ func (in *input) source(o *options, software bool) (*source, error) {
 	var name, note, what string
 	var iso float32
 	if v != nil {
-		lo, hi := v.Range()
-		iso = float32((float64(lo) + float64(hi)) / 2) // lo+hi may overflow float32
+		iso, _ = v.DefaultIso() // readInput checked that it has one
 		n := o.res
 		if !o.given["res"] {
 			n = 0
@@ -333,7 +338,10 @@ func (in *input) source(o *options, software bool) (*source, error) {
 		}
 		dims := v.Dims
 		if n > 0 && max(dims[0], dims[1], dims[2]) > n {
-			v = resampleVolume(v, n)
+			var err error
+			if v, err = volume.Resample(v, n); err != nil {
+				return nil, fmt.Errorf("-volume %s -res %d: %w", o.volume, n, err)
+			}
 			if !o.given["res"] {
 				note = fmt.Sprintf("software renderer: %s resampled from %dx%dx%d to %dx%dx%d (-res 0 keeps it as it is)",
 					filepath.Base(o.volume), dims[0], dims[1], dims[2], v.Dims[0], v.Dims[1], v.Dims[2])
@@ -346,7 +354,9 @@ func (in *input) source(o *options, software bool) (*source, error) {
 		if err != nil {
 			return nil, err
 		}
-		v = f.SampleCube(o.res)
+		if v, err = f.SampleGrid([3]int{o.res, o.res, o.res}); err != nil {
+			return nil, fmt.Errorf("-field %s -res %d: %w", f.Name, o.res, err)
+		}
 		name = fmt.Sprintf("%s %d^3", f.Name, o.res) // as dataset.FromField names it
 		iso = f.Iso
 		what = "-field " + f.Name
@@ -362,61 +372,23 @@ func (in *input) source(o *options, software bool) (*source, error) {
 	if !(step > 0) || math.IsInf(float64(step), 0) {
 		step = 1 // a constant volume
 	}
-	pair := &dataset.Pair{Name: name, Volume: v, Iso: iso, Balanced: isosurface.MarchingCubes(v, iso)}
+	// Reduction 1: no decimation here; the scene makes the unbalanced set
+	// in the background when it is asked for.
+	pair, err := dataset.New(name, v, iso, 1)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	pair.Unbalanced = nil
+	if x := pair.Extraction; x.NonFinite > 0 {
+		note = strings.TrimPrefix(note+fmt.Sprintf("; %s: %d of its %d cells have a NaN or infinite corner and make no triangles", name, x.NonFinite, x.Cells), "; ")
+	}
 	if pair.Balanced.Len() == 0 {
 		if o.isoSet {
 			return nil, cliflag.Errorf("iso", strconv.FormatFloat(o.iso, 'g', -1, 64), "the surface of %s is empty there (its values run from %g to %g)", name, lo, hi)
 		}
 		return nil, fmt.Errorf("%s: the surface at the default isovalue %g is empty (the values run from %g to %g): give -iso", what, iso, lo, hi)
 	}
-	pair.Lo, pair.Hi, _ = pair.Balanced.Bounds()
 	return &source{pair: pair, isoMin: min(lo, iso), isoMax: max(hi, iso), isoSt: step, note: note}, nil
-}
-
-// resampleVolume samples v trilinearly on a grid whose longest axis has n
-// points, spanning the same box. It is bench's resampling, until the
-// low-pass volume.Resample replaces both.
-func resampleVolume(v *volume.Volume, n int) *volume.Volume {
-	longest := max(v.Dims[0], v.Dims[1], v.Dims[2])
-	var dims [3]int
-	var sp [3]float32
-	for a := 0; a < 3; a++ {
-		dims[a] = max(2, int(math.Round(float64(v.Dims[a]-1)*float64(n-1)/float64(longest-1)))+1)
-		sp[a] = v.Spacing[a] * float32(v.Dims[a]-1) / float32(dims[a]-1)
-	}
-	out := volume.New(dims, sp, v.Origin)
-	// src maps an output index on axis a to the source's index and weight.
-	src := func(a, i int) (int, float32) {
-		x := float64(i) * float64(v.Dims[a]-1) / float64(dims[a]-1)
-		i0 := min(int(x), v.Dims[a]-2)
-		return i0, float32(x - float64(i0))
-	}
-	for z := 0; z < dims[2]; z++ {
-		z0, fz := src(2, z)
-		for y := 0; y < dims[1]; y++ {
-			y0, fy := src(1, y)
-			for x := 0; x < dims[0]; x++ {
-				x0, fx := src(0, x)
-				var acc float32
-				for k := 0; k < 8; k++ {
-					dx, dy, dz := k&1, k>>1&1, k>>2
-					wgt := lerpW(fx, dx) * lerpW(fy, dy) * lerpW(fz, dz)
-					if wgt != 0 {
-						acc += wgt * v.At(x0+dx, y0+dy, z0+dz)
-					}
-				}
-				out.Data[out.Index(x, y, z)] = acc
-			}
-		}
-	}
-	return out
-}
-
-func lerpW(f float32, d int) float32 {
-	if d == 0 {
-		return 1 - f
-	}
-	return f
 }
 
 // costs are the loops' costIterations: -cost, or the calibration file's

@@ -31,12 +31,15 @@ type Case struct {
 	// Avoid are words the message must not hold (a flag it must not
 	// blame).
 	Avoid []string
+	// Open names a defect, not this package's to fix, that the case
+	// still meets: the tests skip it, saying so.
+	Open string
+	// Say are words a drawing run must print (a count of what it
+	// skipped).
+	Say []string
 	// Like names a case whose picture this one's must resemble (the same
 	// shape scaled or in another encoding); "" for none.
 	Like string
-	// Blocked names the fix (by a helper, in a library) without which the
-	// case still fails; "" when the commands handle it already.
-	Blocked string
 }
 
 // Draws reports whether the command must succeed with a picture.
@@ -208,19 +211,12 @@ func Cube(s, off float64) Mesh {
 	return m
 }
 
-// Cases are the hostile files. blockedData and blockedRender name the
-// fixes of issue 14 that other helpers make in the libraries.
+// Cases are the hostile files.
 func Cases() []Case {
-	const (
-		nanVoxels    = "NaN voxels (issue 14, defect 3: marching cubes skips cells with a NaN corner)"
-		hugeCoords   = "huge coordinates (issue 14, defect 9: brought into range in float64)"
-		dimacsNumber = "DIMACS out-of-range integers (issue 14, defect 12)"
-		plyMessage   = "the PLY reader's one-line messages (errors.Join puts a newline in 'data truncated')"
-	)
 	ball := Ball(12, 10, 11, 4, nil)
 	var cs []Case
-	nii := func(name string, n Nii, blocked string, want ...string) {
-		cs = append(cs, Case{Name: name, Kind: NIfTI, Ext: ".nii", Data: n.Bytes(), Want: want, Blocked: blocked})
+	nii := func(name string, n Nii, want ...string) {
+		cs = append(cs, Case{Name: name, Kind: NIfTI, Ext: ".nii", Data: n.Bytes(), Want: want})
 	}
 	with := func(f func(n *Nii)) Nii {
 		n := ball
@@ -228,97 +224,100 @@ func Cases() []Case {
 		f(&n)
 		return n
 	}
-	nii("ball", ball, "")
+	nii("ball", ball)
 	cs = append(cs, Case{Name: "ball-gz", Kind: NIfTI, Ext: ".nii.gz", Data: with(func(n *Nii) { n.Gzip = true }).Bytes(), Like: "ball"})
-	nii("truncated-header", with(func(n *Nii) { n.Truncate = 200 }), "", "header")
-	nii("truncated-voxels", with(func(n *Nii) { n.DropVoxels = 7 }), "", "voxel")
+	nii("truncated-header", with(func(n *Nii) { n.Truncate = 200 }), "header")
+	nii("truncated-voxels", with(func(n *Nii) { n.DropVoxels = 7 }), "voxel")
 	gz := with(func(n *Nii) { n.Gzip = true }).Bytes()
-	cs = append(cs, Case{Name: "truncated-gzip", Kind: NIfTI, Ext: ".nii.gz", Data: gz[:len(gz)/2], Want: []string{"EOF"}})
-	nii("bad-magic", with(func(n *Nii) { n.Magic = "abc\x00" }), "", "magic")
-	nii("dim-zero", with(func(n *Nii) { n.Dim[2] = 0 }), "", "dim[2]", "0")
-	nii("dim-negative", with(func(n *Nii) { n.Dim[1] = -12 }), "", "dim[1]", "-12")
-	nii("dim-huge", with(func(n *Nii) { n.Dim = [8]int16{3, 32767, 32767, 32767, 1, 1, 1, 1} }), "", "dim", "32767")
-	nii("four-d", with(func(n *Nii) { n.Dim[0], n.Dim[4] = 4, 2 }), "", "dim[4]", "2")
-	nii("bad-datatype", with(func(n *Nii) { n.Datatype = 1234 }), "", "datatype", "1234")
-	nii("bad-bitpix", with(func(n *Nii) { n.Bitpix = 7 }), "", "bitpix", "7")
-	nii("pixdim-nan", with(func(n *Nii) { n.Pixdim[0] = float32(math.NaN()) }), "", "pixdim[1]", "NaN")
-	nii("pixdim-inf", with(func(n *Nii) { n.Pixdim[1] = float32(math.Inf(1)) }), "", "pixdim[2]", "Inf")
-	nii("pixdim-negative", with(func(n *Nii) { n.Pixdim[2] = -2 }), "", "pixdim[3]", "-2")
-	cs = append(cs, Case{Name: "pixdim-huge", Kind: NIfTI, Ext: ".nii", Like: "ball", Blocked: hugeCoords,
+	cs = append(cs, Case{Name: "truncated-gzip", Kind: NIfTI, Ext: ".nii.gz", Data: gz[:len(gz)/2], Want: []string{"truncated"}})
+	nii("bad-magic", with(func(n *Nii) { n.Magic = "abc\x00" }), "magic")
+	nii("dim-zero", with(func(n *Nii) { n.Dim[2] = 0 }), "dim[2]", "0")
+	nii("dim-negative", with(func(n *Nii) { n.Dim[1] = -12 }), "dim[1]", "-12")
+	nii("dim-huge", with(func(n *Nii) { n.Dim = [8]int16{3, 32767, 32767, 32767, 1, 1, 1, 1} }), "dim", "32767")
+	nii("four-d", with(func(n *Nii) { n.Dim[0], n.Dim[4] = 4, 2 }), "dim[4]", "2")
+	nii("bad-datatype", with(func(n *Nii) { n.Datatype = 1234 }), "datatype", "1234")
+	nii("bad-bitpix", with(func(n *Nii) { n.Bitpix = 7 }), "bitpix", "7")
+	nii("pixdim-nan", with(func(n *Nii) { n.Pixdim[0] = float32(math.NaN()) }), "pixdim[1]", "NaN")
+	nii("pixdim-inf", with(func(n *Nii) { n.Pixdim[1] = float32(math.Inf(1)) }), "pixdim[2]", "Inf")
+	nii("pixdim-negative", with(func(n *Nii) { n.Pixdim[2] = -2 }), "pixdim[3]", "-2")
+	cs = append(cs, Case{Name: "pixdim-huge", Kind: NIfTI, Ext: ".nii", Like: "ball",
 		Data: with(func(n *Nii) { n.Pixdim = [3]float32{1e30, 1e30, 1e30} }).Bytes()})
 	cs = append(cs, Case{Name: "pixdim-tiny", Kind: NIfTI, Ext: ".nii", Like: "ball",
 		Data: with(func(n *Nii) { n.Pixdim = [3]float32{1e-20, 1e-20, 1e-20} }).Bytes()})
-	nii("slope-nan", with(func(n *Nii) { n.Slope = float32(math.NaN()) }), "", "scl_slope", "NaN")
-	nii("inter-inf", with(func(n *Nii) { n.Slope, n.Inter = 1, float32(math.Inf(-1)) }), "", "scl_inter", "-Inf")
+	nii("slope-nan", with(func(n *Nii) { n.Slope = float32(math.NaN()) }), "scl_slope", "NaN")
+	nii("inter-inf", with(func(n *Nii) { n.Slope, n.Inter = 1, float32(math.Inf(-1)) }), "scl_inter", "-Inf")
 	// A slope of 1e38 makes every voxel above 3.4 overflow float32: the
 	// volume's values are not finite.
-	nii("slope-overflow", with(func(n *Nii) { n.Slope = 1e38 }), nanVoxels, "value")
+	nii("slope-overflow", with(func(n *Nii) { n.Slope = 1e38 }), "scl_slope", "float32")
 	cs = append(cs, Case{Name: "slope-scaled", Kind: NIfTI, Ext: ".nii", Like: "ball",
 		Data: with(func(n *Nii) { n.Slope, n.Inter = 1e-3, 5 }).Bytes()})
-	// NaN on two faces of the grid, which the ball's surface does not
-	// reach: its picture must be the ball's.
-	cs = append(cs, Case{Name: "nan-voxels", Kind: NIfTI, Ext: ".nii", Like: "ball", Blocked: nanVoxels,
-		Data: Ball(12, 10, 11, 4, func(x, y, z int) bool { return x == 0 || z == 0 }).Bytes()})
-	nii("all-nan", Ball(6, 6, 6, 2, func(int, int, int) bool { return true }), "", "finite number")
+	// NaN along an edge of the grid, as outside a mask: the cells beside
+	// it lie farther than 5.7 samples from the centre, outside the
+	// surface at the default isovalue (4.7 from it), and the range, so
+	// that isovalue, is the ball's: its picture must be the ball's.
+	cs = append(cs, Case{Name: "nan-voxels", Kind: NIfTI, Ext: ".nii", Like: "ball", Say: []string{"10 of its 990 cells have a NaN"},
+		Data: Ball(12, 10, 11, 4, func(x, y, z int) bool { return x == 0 && y == 0 }).Bytes()})
+	nii("all-nan", Ball(6, 6, 6, 2, func(int, int, int) bool { return true }), "finite number")
 	cs[len(cs)-1].Avoid = []string{"-iso"}
 	nii("constant", with(func(n *Nii) {
 		for i := range n.Voxels {
 			n.Voxels[i] = 3
 		}
-	}), "", "empty", "default isovalue 3")
+	}), "empty", "default isovalue 3")
 	cs[len(cs)-1].Avoid = []string{"flag -iso"}
-	nii("side-of-one", Ball(1, 9, 9, 3, nil), "", "side of 1", "1x9x9")
+	nii("side-of-one", Ball(1, 9, 9, 3, nil), "side of 1", "1x9x9")
 	cs[len(cs)-1].Avoid = []string{"-iso"}
 
-	ply := func(name string, m Mesh, blocked string, want ...string) {
-		cs = append(cs, Case{Name: name, Kind: PLY, Ext: ".ply", Data: m.Bytes(), Want: want, Blocked: blocked})
+	ply := func(name string, m Mesh, want ...string) {
+		cs = append(cs, Case{Name: name, Kind: PLY, Ext: ".ply", Data: m.Bytes(), Want: want})
 	}
 	cube := Cube(1, 0)
-	ply("cube", cube, "")
+	ply("cube", cube)
 	for _, f := range []string{"binary_little_endian", "binary_big_endian"} {
 		m := cube
 		m.Format = f
 		cs = append(cs, Case{Name: "cube-" + f, Kind: PLY, Ext: ".ply", Data: m.Bytes(), Like: "cube"})
 	}
-	cs = append(cs, Case{Name: "cube-huge", Kind: PLY, Ext: ".ply", Data: Cube(1e20, 3e20).Bytes(), Like: "cube", Blocked: hugeCoords})
-	cs = append(cs, Case{Name: "cube-far", Kind: PLY, Ext: ".ply", Data: Cube(1, 1e7).Bytes(), Like: "cube", Blocked: hugeCoords})
+	cs = append(cs, Case{Name: "cube-huge", Kind: PLY, Ext: ".ply", Data: Cube(1e20, 3e20).Bytes(), Like: "cube"})
+	cs = append(cs, Case{Name: "cube-far", Kind: PLY, Ext: ".ply", Data: Cube(1, 1e7).Bytes(), Like: "cube",
+		Open: "issue 14, defect 9 (renderer): a unit cube 1e7 from the origin draws as a dotted part of itself; float32 positions lose it in the transform"})
 	m := cube
 	m.VertexCount = "-5"
-	ply("count-negative", m, "", "vertex", "-5")
+	ply("count-negative", m, "vertex", "-5")
 	m = cube
 	m.VertexCount = "99999999999"
-	ply("count-huge", m, "", "vertex", "99999999999")
+	ply("count-huge", m, "vertex", "99999999999")
 	m = cube
 	m.FaceCount = "9"
-	ply("count-short", m, plyMessage, "face", "truncated")
+	ply("count-short", m, "face", "truncated", "9")
 	m = cube
 	m.Faces = append(append([][]int(nil), cube.Faces...), []int{0, 1, 8})
-	ply("index-out-of-range", m, "", "vertex 8")
+	ply("index-out-of-range", m, "vertex 8")
 	m = cube
 	m.Faces = append(append([][]int(nil), cube.Faces...), []int{0, -1, 2})
-	ply("index-negative", m, "", "vertex -1")
+	ply("index-negative", m, "vertex -1")
 	m = Cube(1, 0)
 	m.Vertices[3] = [3]float64{math.NaN(), 0, 0}
-	ply("coordinate-nan", m, "", "NaN")
+	ply("coordinate-nan", m, "NaN")
 	m = Cube(1, 0)
 	m.Vertices[5] = [3]float64{0, math.Inf(1), 0}
-	ply("coordinate-inf", m, "", "Inf")
+	ply("coordinate-inf", m, "Inf")
 	m = Cube(1, 0)
 	m.Vertices[5] = [3]float64{0, 1e39, 0} // float32 overflow
-	ply("coordinate-overflow", m, "", "Inf")
-	ply("no-faces", Mesh{Vertices: cube.Vertices}, "", "no triangles")
+	ply("coordinate-overflow", m, "Inf")
+	ply("no-faces", Mesh{Vertices: cube.Vertices}, "no triangles")
 	cs = append(cs, Case{Name: "not-ply", Kind: PLY, Ext: ".ply", Data: []byte("solid cube\nendsolid\n"), Want: []string{"ply"}})
 
-	gr := func(name, text, blocked string, want ...string) {
-		cs = append(cs, Case{Name: name, Kind: DIMACS, Ext: ".gr", Data: []byte(text), Want: want, Blocked: blocked})
+	gr := func(name, text string, want ...string) {
+		cs = append(cs, Case{Name: name, Kind: DIMACS, Ext: ".gr", Data: []byte(text), Want: want})
 	}
-	gr("graph", "c a ring\np sp 4 4\na 1 2 3\na 2 3 1\na 3 4 4\na 4 1 2\n", "")
-	gr("no-problem-line", "a 1 2 3\n", "", ":1:", "arc before")
-	gr("vertex-out-of-range", "p sp 3 1\na 1 4 2\n", "", ":2:", "4")
-	gr("weight-negative", "p sp 3 1\na 1 2 -2\n", "", ":2:", "-2")
-	gr("weight-huge", "p sp 3 1\na 1 2 99999999999999999999999\n", dimacsNumber, ":2:", "99999999999999999999999", "range")
-	gr("vertices-huge", "p sp 9999999999 0\n", "", ":1:", "9999999999")
-	gr("arc-count", "p sp 3 2\na 1 2 2\n", "", "arcs")
-	gr("empty", "", "", "problem line")
+	gr("graph", "c a ring\np sp 4 4\na 1 2 3\na 2 3 1\na 3 4 4\na 4 1 2\n")
+	gr("no-problem-line", "a 1 2 3\n", ":1:", "arc before")
+	gr("vertex-out-of-range", "p sp 3 1\na 1 4 2\n", ":2:", "4")
+	gr("weight-negative", "p sp 3 1\na 1 2 -2\n", ":2:", "-2")
+	gr("weight-huge", "p sp 3 1\na 1 2 99999999999999999999999\n", ":2:", "99999999999999999999999", "range")
+	gr("vertices-huge", "p sp 9999999999 0\n", ":1:", "9999999999")
+	gr("arc-count", "p sp 3 2\na 1 2 2\n", "arcs")
+	gr("empty", "", "problem line")
 	return cs
 }

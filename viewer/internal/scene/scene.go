@@ -158,24 +158,12 @@ func New(c *gpu.Context, pair *dataset.Pair, o Options) (s *Scene, err error) {
 	return s, nil
 }
 
-// upload is mesh.Upload, also for an empty mesh, with face normals under
-// Flat.
+// upload is mesh.Upload, also for an empty mesh.
 func (s *Scene) upload(m *mesh.Mesh) (*mesh.GPU, error) {
 	if m.Len() == 0 {
 		return mesh.NewGPU(s.c, 0)
 	}
-	g, err := mesh.Upload(s.c, m)
-	if err == nil {
-		s.shade(g)
-	}
-	return g, err
-}
-
-// shade gives a set on the GPU face normals under Flat.
-func (s *Scene) shade(g *mesh.GPU) {
-	if s.opts.Flat {
-		mesh.SetFaceNormals(g)
-	}
+	return mesh.Upload(s.c, m)
 }
 
 func (s *Scene) rendererOptions() rasterizer.Options {
@@ -183,6 +171,9 @@ func (s *Scene) rendererOptions() rasterizer.Options {
 	o.Width, o.Height = s.opts.Width, s.opts.Height
 	o.ScanConversion = balancer.Config{Policy: s.opts.Policy, Lanes: s.opts.Lanes, CostIterations: s.opts.ScanCost, Logf: s.opts.Logf}
 	o.ZBuffer = balancer.Config{Policy: s.opts.Policy, Lanes: s.opts.Lanes, CostIterations: s.opts.ZBufferCost, Logf: s.opts.Logf}
+	if s.opts.Flat {
+		o.Material.Shading = rasterizer.Flat
+	}
 	return o
 }
 
@@ -293,7 +284,6 @@ func (s *Scene) SetIso(iso float32) error {
 	if _, err := s.ext.Extract(s.sets[0], s.vol, iso); err != nil {
 		return err
 	}
-	s.shade(s.sets[0])
 	s.iso = iso
 	s.gen++
 	return nil
@@ -320,12 +310,6 @@ func (s *Scene) startDecimation() {
 	src := s.pair.Balanced
 	if s.gen != 0 {
 		pos, nrm = s.sets[0].DownloadSoup()
-		if s.opts.Flat {
-			// Face normals would split every corner in FromSoup, and
-			// a surface in pieces does not decimate: merge by position,
-			// and take the field's normals (which shade replaces).
-			nrm = nil
-		}
 		src = nil
 	}
 	gen, reduction, vol := s.gen, s.opts.Reduction, s.pair.Volume
@@ -421,7 +405,7 @@ func (s *Scene) Render(unbalanced, hardware bool, cam view.Camera) (Frame, error
 			f.Note = "unbalanced set: decimating (CPU, background); showing the balanced set meanwhile"
 		}
 	}
-	f.Triangles = m.N
+	f.Triangles = m.Len()
 	var err error
 	if f.Stats, err = s.r.Render(m, cam); err != nil {
 		return f, err
@@ -436,7 +420,7 @@ func (s *Scene) Render(unbalanced, hardware bool, cam view.Camera) (Frame, error
 		}
 	}
 	mvp := cam.MVP()
-	s.hw.Render(m.Positions, m.N, &mvp)
+	s.hw.RenderMesh(m, &mvp)
 	ids := s.hw.Prims()
 	f.HardwareTime = s.hw.Timer().Elapsed()
 	f.Agree = rasterizer.AgreeFraction(s.r.Prims(), ids)

@@ -47,6 +47,9 @@ func shadedReference(t *testing.T, c *gpu.Context, m *mesh.Mesh, cam view.Camera
 	o.Width, o.Height = w, h
 	o.ScanConversion.Logf, o.ZBuffer.Logf = quiet, quiet
 	o.ScanConversion.CostIterations, o.ZBuffer.CostIterations = 8, 8
+	if flat {
+		o.Material.Shading = rasterizer.Flat
+	}
 	r, err := rasterizer.New(s, o)
 	if err != nil {
 		t.Fatal(err)
@@ -57,9 +60,6 @@ func shadedReference(t *testing.T, c *gpu.Context, m *mesh.Mesh, cam view.Camera
 		t.Fatal(err)
 	}
 	defer g.Delete()
-	if flat {
-		mesh.SetFaceNormals(g)
-	}
 	if _, err := r.Render(g, cam); err != nil {
 		t.Fatal(err)
 	}
@@ -415,7 +415,8 @@ func TestMeshPair(t *testing.T) {
 }
 
 // TestFlat: under Flat every set, the pair's, a re-extracted one and its
-// decimation, is shaded with face normals, and looks unlike the smooth one.
+// decimation, is drawn flat-shaded by the renderer, and looks unlike the
+// smooth one.
 func TestFlat(t *testing.T) {
 	c := gputest.Context(t)
 	p := smallPair()
