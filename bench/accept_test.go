@@ -279,6 +279,13 @@ func TestAcceptBadFlags(t *testing.T) {
 			{"log2", []string{"0", "31", "-1", "x", "NaN"}},
 			{"reps", append([]string{"0"}, ints...)},
 		},
+		"primitives": {
+			{"log2", []string{"0", "31", "-1", "x", "NaN", "30"}},
+			{"only", []string{"no-such-row"}},
+			{"path", []string{"sideways"}},
+			{"reps", append([]string{"0"}, ints...)},
+			{"warmup", append([]string{"-1"}, ints...)},
+		},
 		"strategies": {
 			{"size", append([]string{"-1", "4097"}, ints...)},
 			{"res", append([]string{"1", "0"}, ints...)},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/dpgl/dpgl/gpu"
+	"github.com/dpgl/dpgl/internal/cliflag"
 	"github.com/dpgl/dpgl/scan"
 )
 
@@ -438,21 +440,15 @@ func runPrimitives(args []string, w io.Writer) error {
 	path := fs.String("path", "auto", "how the scans inside cross tiles: auto, look-back or reduce-then-scan")
 	cf := addCommonFlags(fs, 2, 5)
 	fs.Usage = usageFor(fs, "primitives", "Times each primitive of package scan built on the scans on uint32 or float32 arrays, and compares it with the copy kernel moving n 4-byte elements and with a plain Go loop computing the same answer, all in the same run; each GPU answer is checked against the loop's.")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	c, err := gpu.NewHeadless()
-	if err != nil {
-		return err
-	}
-	defer c.Delete()
-	sizes := defaultScanSizes(c)
-	if c.Caps().Software {
-		sizes = slices.DeleteFunc(sizes, func(n int) bool { return n > 1<<24 })
-	}
+	// Every flag before the context and the first kernel.
+	var sizes []int
 	if *log2 != "" {
+		var err error
 		if sizes, err = parseLog2Sizes(*log2); err != nil {
-			return err
+			return fmt.Errorf("bench primitives: %w", cliflag.Errorf("log2", *log2, "%v", err))
 		}
 	}
 	rows := slices.Clone(primBenches)
@@ -462,7 +458,7 @@ func runPrimitives(args []string, w io.Writer) error {
 	if *only != "" {
 		rows = slices.DeleteFunc(rows, func(b primBench) bool { return !strings.Contains(b.name, *only) })
 		if len(rows) == 0 && !withSort {
-			return fmt.Errorf("bench: primitives: -only %q matches no row", *only)
+			return fmt.Errorf("bench primitives: %w", cliflag.Errorf("only", *only, "matches no row"))
 		}
 	}
 	var opt scan.Options
@@ -473,7 +469,23 @@ func runPrimitives(args []string, w io.Writer) error {
 	case "reduce-then-scan":
 		opt.Path = scan.PathReduceThenScan
 	default:
-		return fmt.Errorf("bench: primitives: -path %q: want auto, look-back or reduce-then-scan", *path)
+		return fmt.Errorf("bench primitives: %w", cliflag.Errorf("path", *path, "want auto, look-back or reduce-then-scan"))
+	}
+	c, err := gpu.NewHeadless()
+	if err != nil {
+		return err
+	}
+	defer c.Delete()
+	if sizes == nil {
+		sizes = defaultScanSizes(c)
+		if c.Caps().Software {
+			sizes = slices.DeleteFunc(sizes, func(n int) bool { return n > 1<<24 })
+		}
+	}
+	for _, n := range sizes {
+		if int64(n)*4 > c.Caps().MaxSSBOSize {
+			return fmt.Errorf("bench primitives: %w", cliflag.Errorf("log2", *log2, "2^%d 4-byte elements exceed the device's storage-block limit of %s", bits.Len(uint(n))-1, fmtBytes(c.Caps().MaxSSBOSize)))
+		}
 	}
 	s, err := scan.NewWithOptions(c, opt)
 	if err != nil {
