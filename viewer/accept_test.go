@@ -223,3 +223,17 @@ func TestAcceptSizeLimits(t *testing.T) {
 		refused(t, r, "-res", v)
 	}
 }
+
+// TestAcceptDeadDisplay: a DISPLAY that names no X server (glfw.Init
+// only logs that) ends the viewer with status 1 and a message naming the
+// display and saying what to do, not with a panic.
+func TestAcceptDeadDisplay(t *testing.T) {
+	if _, err := os.Stat("/tmp/.X11-unix/X4093"); err == nil {
+		t.Skip("an X server runs on :4093")
+	}
+	r := viewerRun(t, []string{"DISPLAY=:4093", "WAYLAND_DISPLAY="}, "-res", "8", "-frames", "1")
+	refused(t, r)
+	if r.code != 1 || !strings.Contains(r.stderr, "DISPLAY=:4093") || !strings.Contains(r.stderr, "xvfb-run") {
+		t.Fatalf("exit status %d, want 1 and a message naming DISPLAY=:4093:\n%s", r.code, r.stderr)
+	}
+}
