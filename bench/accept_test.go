@@ -286,6 +286,11 @@ func TestAcceptBadFlags(t *testing.T) {
 			{"reps", append([]string{"0"}, ints...)},
 			{"warmup", append([]string{"-1"}, ints...)},
 		},
+		"sort": {
+			{"log2", []string{"0", "31", "-1", "x", "NaN", "30"}},
+			{"reps", append([]string{"0"}, ints...)},
+			{"warmup", append([]string{"-1"}, ints...)},
+		},
 		"strategies": {
 			{"size", append([]string{"-1", "4097"}, ints...)},
 			{"res", append([]string{"1", "0"}, ints...)},

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -444,12 +443,9 @@ func runPrimitives(args []string, w io.Writer) error {
 		return err
 	}
 	// Every flag before the context and the first kernel.
-	var sizes []int
-	if *log2 != "" {
-		var err error
-		if sizes, err = parseLog2Sizes(*log2); err != nil {
-			return fmt.Errorf("bench primitives: %w", cliflag.Errorf("log2", *log2, "%v", err))
-		}
+	sizes, err := log2Flag("primitives", *log2)
+	if err != nil {
+		return err
 	}
 	rows := slices.Clone(primBenches)
 	// The radix sort has two paths and a plan of its own to print, so its
@@ -481,11 +477,8 @@ func runPrimitives(args []string, w io.Writer) error {
 		if c.Caps().Software {
 			sizes = slices.DeleteFunc(sizes, func(n int) bool { return n > 1<<24 })
 		}
-	}
-	for _, n := range sizes {
-		if int64(n)*4 > c.Caps().MaxSSBOSize {
-			return fmt.Errorf("bench primitives: %w", cliflag.Errorf("log2", *log2, "2^%d 4-byte elements exceed the device's storage-block limit of %s", bits.Len(uint(n))-1, fmtBytes(c.Caps().MaxSSBOSize)))
-		}
+	} else if err := log2Fits("primitives", *log2, sizes, c); err != nil {
+		return err
 	}
 	s, err := scan.NewWithOptions(c, opt)
 	if err != nil {

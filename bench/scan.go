@@ -135,6 +135,31 @@ func defaultScanSizes(c *gpu.Context) []int {
 }
 
 // parseLog2Sizes reads "16,20,24" as 2^16, 2^20, 2^24 elements.
+// log2Flag parses a -log2 flag of cmd (nil for "": the defaults) before
+// any work, naming the flag in a refusal.
+func log2Flag(cmd, value string) ([]int, error) {
+	if value == "" {
+		return nil, nil
+	}
+	sizes, err := parseLog2Sizes(value)
+	if err != nil {
+		return nil, fmt.Errorf("bench %s: %w", cmd, cliflag.Errorf("log2", value, "%v", err))
+	}
+	return sizes, nil
+}
+
+// log2Fits refuses -log2 sizes whose arrays of 4-byte elements exceed the
+// device's storage-block limit, before any of them runs.
+func log2Fits(cmd, value string, sizes []int, c *gpu.Context) error {
+	for _, n := range sizes {
+		if int64(n)*4 > c.Caps().MaxSSBOSize {
+			return fmt.Errorf("bench %s: %w", cmd, cliflag.Errorf("log2", value, "2^%d 4-byte elements exceed the device's storage-block limit of %s",
+				bits.Len(uint(n))-1, fmtBytes(c.Caps().MaxSSBOSize)))
+		}
+	}
+	return nil
+}
+
 func parseLog2Sizes(s string) ([]int, error) {
 	var out []int
 	for _, f := range strings.Split(s, ",") {
@@ -169,12 +194,9 @@ func runScan(args []string, w io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	var sizes []int
-	if *log2 != "" {
-		var err error
-		if sizes, err = parseLog2Sizes(*log2); err != nil {
-			return fmt.Errorf("bench scan: %w", cliflag.Errorf("log2", *log2, "%v", err))
-		}
+	sizes, err := log2Flag("scan", *log2)
+	if err != nil {
+		return err
 	}
 	c, err := gpu.NewHeadless()
 	if err != nil {
@@ -183,11 +205,8 @@ func runScan(args []string, w io.Writer) error {
 	defer c.Delete()
 	if sizes == nil {
 		sizes = defaultScanSizes(c)
-	}
-	for _, n := range sizes {
-		if int64(n)*4 > c.Caps().MaxSSBOSize {
-			return fmt.Errorf("bench scan: %w", cliflag.Errorf("log2", *log2, "2^%d uint32 exceed the device's storage-block limit of %s", bits.Len(uint(n))-1, fmtBytes(c.Caps().MaxSSBOSize)))
-		}
+	} else if err := log2Fits("scan", *log2, sizes, c); err != nil {
+		return err
 	}
 	paths := scanPaths(c)
 	fmt.Fprintf(w, "scan on %s\n  (%s; GPU time, median of %d after %d warm-up; vs copy = the copy kernel's time for the same bytes / this time, 1.00 = copy speed)\n\n",

@@ -124,7 +124,11 @@ func runSort(args []string, w io.Writer) error {
 	log2 := fs.String("log2", "", "key counts as powers of two, comma-separated exponents (default: 16,18,...,28, capped by the device)")
 	cf := addCommonFlags(fs, 1, 3)
 	fs.Usage = usageFor(fs, "sort", "Times radix.SortKeys of random uint32 keys on both paths of package scan/radix, beside the copy kernel moving the same bytes and slices.Sort of the same keys on the host, in the same run.")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	sizes, err := log2Flag("sort", *log2)
+	if err != nil {
 		return err
 	}
 	c, err := gpu.NewHeadless()
@@ -132,11 +136,10 @@ func runSort(args []string, w io.Writer) error {
 		return err
 	}
 	defer c.Delete()
-	sizes := defaultSortSizes(c)
-	if *log2 != "" {
-		if sizes, err = parseLog2Sizes(*log2); err != nil {
-			return err
-		}
+	if sizes == nil {
+		sizes = defaultSortSizes(c)
+	} else if err := log2Fits("sort", *log2, sizes, c); err != nil {
+		return err
 	}
 	return printSort(c, w, sizes, cf.warmup, cf.reps)
 }
