@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"slices"
@@ -17,11 +18,13 @@ import (
 
 	"github.com/dpgl/dpgl/balancer"
 	"github.com/dpgl/dpgl/gpu"
+	"github.com/dpgl/dpgl/internal/cliflag"
 	"github.com/dpgl/dpgl/internal/mpi"
 	"github.com/dpgl/dpgl/rasterizer"
 	"github.com/dpgl/dpgl/rasterizer/dataset"
 	"github.com/dpgl/dpgl/rasterizer/distributed"
 	"github.com/dpgl/dpgl/rasterizer/mesh"
+	"github.com/dpgl/dpgl/rasterizer/raster"
 	"github.com/dpgl/dpgl/rasterizer/view"
 	"github.com/dpgl/dpgl/rasterizer/volume"
 	"github.com/dpgl/dpgl/scan"
@@ -173,15 +176,15 @@ func (d *distRun) parse(args []string) (*distFlags, error) {
 	f := &distFlags{expFlags: &expFlags{cmd: "distributed", fs: fs, lanes: "all", policies: "CostEffective", calPath: "-", commonFlags: &commonFlags{reps: 1}}}
 	fs.StringVar(&f.volume, "volume", "", "a NIfTI-1 volume (.nii or .nii.gz) to take the surface from instead of a built-in field")
 	fs.StringVar(&f.field, "field", volume.Default().Name, "built-in field to sample: "+strings.Join(fieldNames(), ", "))
-	fs.IntVar(&f.res, "res", 32, "grid size per axis (a volume is resampled to it when larger; 0: as it is)")
-	fs.Float64Var(&f.iso, "iso", 0, "isovalue (default: the field's own; for -volume the middle of its range)")
-	fs.IntVar(&f.reduction, "reduction", 8, "the unbalanced set is the balanced set decimated to 1/reduction of its triangles")
-	fs.IntVar(&f.width, "width", 128, "image width in pixels")
-	fs.IntVar(&f.height, "height", 128, "image height in pixels")
+	cliflag.Int(fs, &f.res, "res", 32, "grid size per axis (a volume is resampled to it when larger; 0: as it is)", 0, math.MaxInt)
+	cliflag.Float(fs, &f.iso, "iso", 0, "isovalue (default: the field's own; for -volume the middle of its range)", cliflag.Float32)
+	cliflag.Int(fs, &f.reduction, "reduction", 8, "the unbalanced set is the balanced set decimated to 1/reduction of its triangles", 1, math.MaxInt)
+	cliflag.Int(fs, &f.width, "width", 128, "image width in pixels", 1, raster.MaxImageSize)
+	cliflag.Int(fs, &f.height, "height", 128, "image height in pixels", 1, raster.MaxImageSize)
 	fs.StringVar(&f.views, "views", "all", "views, comma-separated, of "+strings.Join(viewNames(), " ")+`, or "all"`)
 	fs.StringVar(&f.sets, "sets", "balanced,unbalanced", "polygon sets to render: balanced (marching cubes), unbalanced (decimated)")
 	fs.StringVar(&f.balance, "balance", "Static,LeftRightHandoff,CostEffective", "balancing between ranks, comma-separated: Static, LeftRightHandoff (LRH), CostEffective")
-	fs.IntVar(&f.frames, "frames", 4, "frames per view and balancing choice; the boundaries move between frames")
+	cliflag.Int(fs, &f.frames, "frames", 4, "frames per view and balancing choice; the boundaries move between frames", 1, maxReps)
 	fs.DurationVar(&f.timeout, "timeout", time.Minute, "the longest a rank waits for the others at a collective before ending the job")
 	fs.StringVar(&f.fail, "fail", "", "fault injection for tests: RANK:KIND makes that rank fail while rendering, KIND one of error (a run-time error, as a lost context), hang, exit (a crash), kill (SIGKILL)")
 	fs.Usage = usageFor(fs, "distributed", "Sort-last rendering over MPI: run it as `mpirun -np N bench distributed`. Each rank draws a share of the triangles\n"+

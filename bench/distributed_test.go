@@ -107,7 +107,7 @@ func TestDistributedFaults(t *testing.T) {
 	}{
 		{"error", []string{"-fail", "2:error"}, []string{"rank 2: injected failure (-fail): the GL context is lost", "rendering the balanced set"}, time.Minute},
 		{"bad file", []string{"-volume", "/nonexistent/brain.nii.gz", "-sets", "balanced"}, []string{"rank 0,1,2,3:", "/nonexistent/brain.nii.gz"}, time.Minute},
-		{"bad flag", []string{"-balance", "fair"}, []string{"-balance fair", "no balancing policy"}, time.Minute},
+		{"bad flag", []string{"-balance", "fair"}, []string{`invalid value "fair" for flag -balance`, "no balancing policy"}, time.Minute},
 		{"hang", []string{"-fail", "1:hang", "-timeout", "5s"}, []string{"another rank did not reach", "-timeout", "ending the job"}, time.Minute},
 		{"exit", []string{"-fail", "3:exit"}, []string{"Exit code:    7"}, time.Minute},
 		{"kill", []string{"-fail", "1:kill"}, []string{"process rank 1", "signal 9"}, time.Minute},

@@ -147,8 +147,10 @@ func (f *expFlags) check() error {
 			}
 		}
 	}
-	if err := checkCalibration(f.calPath, f.recalibrate); err != nil {
-		return fmt.Errorf("bench %s: %w", f.cmd, err)
+	if f.fs.Lookup("calibration") != nil { // bench distributed has none
+		if err := checkCalibration(f.calPath, f.recalibrate); err != nil {
+			return fmt.Errorf("bench %s: %w", f.cmd, err)
+		}
 	}
 	if f.out != "" {
 		// Before the dataset and the frames, which take minutes: a run
