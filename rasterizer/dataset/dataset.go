@@ -50,6 +50,9 @@ type Pair struct {
 	// Extraction counts the cells of the marching-cubes run, those
 	// skipped for a NaN or ±Inf corner among them.
 	Extraction isosurface.Stats
+	// Frame maps a mesh pair's positions back to the file's coordinates
+	// (FromMesh moves them into the unit box); zero for a volume's pair.
+	Frame mesh.Frame
 }
 
 // Default is the embedded default dataset: PerforatorJet at

@@ -3,6 +3,7 @@ package dataset
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/dpgl/dpgl/rasterizer/isosurface"
 	"github.com/dpgl/dpgl/rasterizer/mesh"
@@ -11,8 +12,9 @@ import (
 // FromMesh makes a pair of a mesh read from a file: m is the balanced set
 // as it is, and its quadric-error decimation to 1/reduction of its
 // triangles the unbalanced one, as FromVolume does for an isosurface. A
-// mesh without normals gets area-weighted vertex normals (m is not
-// changed). The pair has no volume (Volume is nil, Iso 0). A mesh without
+// mesh without normals gets area-weighted vertex normals. Both sets are
+// moved and scaled into the unit box (Pair.Frame maps them back); m is not
+// changed. The pair has no volume (Volume is nil, Iso 0). A mesh without
 // triangles is an error.
 func FromMesh(name string, m *mesh.Mesh, reduction int) (*Pair, error) {
 	if reduction < 1 {
@@ -24,12 +26,19 @@ func FromMesh(name string, m *mesh.Mesh, reduction int) (*Pair, error) {
 	if err := m.Validate(); err != nil {
 		return nil, fmt.Errorf("dataset: %w", err)
 	}
-	if m.Normals == nil {
-		c := *m
+	// The GPU transforms positions in float32: a small mesh far from the
+	// origin (a unit cube at 1e7) would lose its shape to cancellation
+	// against the camera's translation. Moved and scaled in float64 into
+	// the unit box, every mesh reaches the GPU well conditioned, and a mesh
+	// draws the same picture wherever it lies and whatever its scale.
+	c := *m
+	c.Positions = slices.Clone(m.Positions)
+	frame := c.ToUnitBox()
+	if c.Normals == nil {
 		c.ComputeNormals()
-		m = &c
 	}
-	p := &Pair{Name: name, Balanced: m, Unbalanced: m}
+	m = &c
+	p := &Pair{Name: name, Balanced: m, Unbalanced: m, Frame: frame}
 	if reduction > 1 && m.Len() >= reduction {
 		p.Unbalanced = isosurface.Decimate(m, isosurface.DecimateOptions{TargetFaces: m.Len() / reduction})
 	}
