@@ -45,10 +45,20 @@ type Caps struct {
 	SubgroupSize     int
 	SubgroupFeatures uint32
 
-	Int64     bool // 64-bit integer types in GLSL (GL_ARB_gpu_shader_int64)
-	Atomic64  bool // 64-bit atomicMin/atomicMax/... on storage buffers (GL_NV_shader_atomic_int64)
-	Software  bool // a CPU renderer (llvmpipe, softpipe, swrast): few "lanes", no forward-progress guarantees
+	Int64    bool // 64-bit integer types in GLSL (GL_ARB_gpu_shader_int64)
+	Atomic64 bool // 64-bit atomicMin/atomicMax/... on storage buffers (GL_NV_shader_atomic_int64)
+	// Software: a CPU renderer (llvmpipe, softpipe, swrast, or zink over
+	// lavapipe, whose renderer string names llvmpipe), which tunes sizes
+	// for few "lanes" and no forward-progress guarantees. A hint for speed
+	// only: what a driver can do comes from the queries above and below.
+	Software  bool
 	Timestamp bool // GL_TIMESTAMP counters tick (QueryCounterBits > 0)
+	// LoopLimit is the number of iterations after which the driver silently
+	// ends an invocation's loops (llvmpipe: 65535, in all its loops), as a
+	// probe kernel measures it when the context starts; 0 when a loop of
+	// 2^20 iterations ran to its end (GPUs, zink over lavapipe). Kernels
+	// whose loops may run longer guard on this, not on Software.
+	LoopLimit int
 
 	MaxWorkGroupCount       [3]int
 	MaxWorkGroupSize        [3]int
@@ -76,8 +86,12 @@ func (c *Caps) String() string {
 	if c.Subgroup {
 		sg = fmt.Sprintf("subgroup size %d (features 0x%x)", c.SubgroupSize, c.SubgroupFeatures)
 	}
-	return fmt.Sprintf("%s | OpenGL %s | %s | %s, 64-bit atomics %v, max SSBO %d MiB, max groups %d",
-		c.Renderer, c.Version, c.Platform, sg, c.Atomic64, c.MaxSSBOSize>>20, c.MaxWorkGroupCount[0])
+	loops := "loops run to the end"
+	if c.LoopLimit > 0 {
+		loops = fmt.Sprintf("loops cut at %d iterations", c.LoopLimit)
+	}
+	return fmt.Sprintf("%s | OpenGL %s | %s | %s, 64-bit atomics %v, %s, max SSBO %d MiB, max groups %d",
+		c.Renderer, c.Version, c.Platform, sg, c.Atomic64, loops, c.MaxSSBOSize>>20, c.MaxWorkGroupCount[0])
 }
 
 func glString(name uint32) string {

@@ -154,6 +154,11 @@ func (c *Context) start(procAddr func(string) unsafe.Pointer, name string) error
 			name, major, minor, gl.GoStr(gl.GetString(gl.RENDERER)))
 	}
 	c.caps = readCaps(name)
+	lim, err := probeLoopLimit()
+	if err != nil {
+		return fmt.Errorf("gpu: %s (%s): %v", name, c.caps.Renderer, err)
+	}
+	c.caps.LoopLimit = lim
 	if c.debug {
 		enableDebugOutput()
 	}

@@ -36,11 +36,80 @@ func TestCaps(t *testing.T) {
 	if cp.HasExtension("GL_DPGL_no_such_extension") {
 		t.Fatal("HasExtension reports an invented extension")
 	}
-	if strings.Contains(cp.Renderer, "llvmpipe") && (!cp.Software || cp.Subgroup || cp.Atomic64) {
-		t.Fatalf("llvmpipe caps: software %v subgroup %v atomic64 %v", cp.Software, cp.Subgroup, cp.Atomic64)
+	// Capabilities follow the driver's answers, whatever its name (zink
+	// over lavapipe names llvmpipe and has what llvmpipe lacks).
+	if cp.Subgroup && !cp.HasExtension("GL_KHR_shader_subgroup") {
+		t.Fatalf("subgroups %v without GL_KHR_shader_subgroup", cp.Subgroup)
 	}
-	if cp.Subgroup && cp.SubgroupSize <= 0 {
-		t.Fatalf("subgroups without a size")
+	if cp.Subgroup {
+		// The spec: a power of two, at least 1; every stage that has
+		// subgroups has the basic operations.
+		if sz := cp.SubgroupSize; sz < 1 || sz > 1024 || sz&(sz-1) != 0 || !cp.HasSubgroup(gpu.SubgroupBasic) {
+			t.Fatalf("subgroup size %d, features 0x%x", sz, cp.SubgroupFeatures)
+		}
+	} else if cp.SubgroupSize != 0 || cp.SubgroupFeatures != 0 || cp.HasSubgroup(0) {
+		t.Fatalf("no subgroups, yet size %d and features 0x%x", cp.SubgroupSize, cp.SubgroupFeatures)
+	}
+	if cp.Atomic64 != (cp.Int64 && cp.HasExtension("GL_NV_shader_atomic_int64")) || cp.Int64 != cp.HasExtension("GL_ARB_gpu_shader_int64") {
+		t.Fatalf("int64 %v, atomic64 %v, extensions: %v", cp.Int64, cp.Atomic64, cp.Extensions)
+	}
+	if cp.LoopLimit < 0 {
+		t.Fatalf("loop limit %d", cp.LoopLimit)
+	}
+}
+
+// Caps.LoopLimit says what a loop longer than it does: ends early, silently,
+// where it is nonzero, and runs to its end where it is zero. The loops here
+// are nested, unlike the probe's, and 50% past the limit.
+func TestLoopLimit(t *testing.T) {
+	c := gputest.Context(t)
+	lim := c.Caps().LoopLimit
+	fsys := fstest.MapFS{"k/loops.comp": {Data: []byte(`#version 430
+layout(local_size_x = 1) in;
+layout(std430, binding = 0) buffer B { uint count; };
+uniform uint outer;
+void main() {
+    uint c = 0u;
+    for (uint i = 0u; i < outer; i++) {
+        for (uint j = 0u; j < 1000u; j++) {
+            c += (i ^ j) | 1u;
+        }
+    }
+    count = c;
+}
+`)}}
+	p, err := c.ProgramFS(fsys, "k/loops.comp", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := gpu.NewBuffer[uint32](c, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Delete()
+	outer := 200 // 200,000 iterations of the inner loop when there is no limit
+	if lim > 0 {
+		outer = (lim + lim/2 + 999) / 1000
+	}
+	var want uint32
+	for i := 0; i < outer; i++ {
+		for j := 0; j < 1000; j++ {
+			want += uint32(i^j) | 1
+		}
+	}
+	c.Do(func() {
+		c.BindStorage(0, b)
+		p.SetUint("outer", uint32(outer))
+		p.Dispatch(1, 1, 1)
+		c.Barrier(gpu.BarrierBufferUpdate)
+	})
+	got := b.Get(0)
+	t.Logf("loop limit %d: %d x 1000 iterations summed to %d, the CPU to %d", lim, outer, got, want)
+	if lim == 0 && got != want {
+		t.Fatalf("LoopLimit is 0, and %d x 1000 iterations of a loop summed to %d, not %d: the driver cuts loops", outer, got, want)
+	}
+	if lim > 0 && got == want {
+		t.Fatalf("LoopLimit is %d, and %d x 1000 iterations ran to the end", lim, outer)
 	}
 }
 

@@ -4,8 +4,8 @@
 //
 // Layout: include/ has the headers shared by every kernel; each other
 // folder holds the kernels (.comp), headers (.glsl) and graphics shaders
-// (.vert, .frag) of one package: copy/
-// for bench's copy kernel, scan/ for package scan, and so on. A kernel lists
+// (.vert, .frag) of one package: copy/ for bench's copy kernel, gpu/ for
+// package gpu's probes, scan/ for package scan, and so on. A kernel lists
 // the define sets it is linted with in "// lint: KEY=VALUE ..." lines; every
 // define it reads has a default.
 package shaders
