@@ -216,7 +216,7 @@
 // file tree of its own (gpu.Context.ProgramFS) must hold it beside
 // include/common.glsl and balancer/loop.glsl.
 //
-// On software renderers, whose loops stop silently (llvmpipe: 65535
+// On drivers whose loops stop silently (gpu.Caps.LoopLimit; llvmpipe: 65535
 // iterations per invocation), the lanes are raised and the chunk and quota
 // lowered so that no lane loops more than a few thousand times a dispatch
 // (Stats.Lanes and Stats.Chunk say what ran), and every loop counts the

@@ -360,16 +360,17 @@ func (l *Loop[T]) enter(fn string) func() {
 }
 
 // maxPerLaneSoftware bounds the processors one invocation takes on a
-// software renderer. Mesa's llvmpipe stops an invocation's loops after
-// 65535 iterations in all (its guard against hangs), silently: a lane may
-// take at most that many processors, and fewer when the solution kernel
-// loops itself, so Lanes is raised to keep each lane well below.
+// driver that cuts loops short (gpu.Caps.LoopLimit). Mesa's llvmpipe stops
+// an invocation's loops after 65535 iterations in all (its guard against
+// hangs), silently: a lane may take at most that many processors, and fewer
+// when the solution kernel loops itself, so Lanes is raised to keep each
+// lane well below.
 const maxPerLaneSoftware = 4096
 
 // lanes is the number of invocations that run the solution phase.
 func (l *Loop[T]) lanes() int {
 	n := l.cfg.lanes(l.p)
-	if l.c.Caps().Software {
+	if l.c.Caps().LoopLimit > 0 {
 		n = max(n, (l.p+maxPerLaneSoftware-1)/maxPerLaneSoftware)
 	}
 	return n

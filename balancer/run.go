@@ -24,10 +24,11 @@ type Config struct {
 	// Lanes is the number of invocations that run the solution phase, each
 	// taking every Lanes-th processor (grid-stride): the analog of the
 	// paper's 32…512 physical processors. 0 means one per processor; more
-	// than the processors is the same as one per processor. On a software
-	// renderer (llvmpipe, which silently ends an invocation's loops after
-	// 65535 iterations in all) it is raised so that no invocation takes
-	// more than 4096 processors; Stats.Lanes says what ran.
+	// than the processors is the same as one per processor. On a driver
+	// that cuts loops short (gpu.Caps.LoopLimit; llvmpipe silently ends an
+	// invocation's loops after 65535 iterations in all) it is raised so
+	// that no invocation takes more than 4096 processors; Stats.Lanes says
+	// what ran.
 	Lanes int
 	// CostIterations is the overestimated cost of gathering and
 	// redistributing, in iterations of the solution phase, that

@@ -70,8 +70,8 @@ func ParseStrategy(s string) (Strategy, error) {
 // free.
 const BindingStrategy = 15
 
-// Limits of the strategies on a software renderer (llvmpipe), whose loops
-// stop silently after 65535 iterations per invocation: a lane of a
+// Limits of the strategies on a driver whose loops stop silently
+// (gpu.Caps.LoopLimit; llvmpipe: after 65535 iterations per invocation): a lane of a
 // strategy takes at most maxPerLaneSoftware tasks per dispatch, and its
 // loops (tasks, searches) at most softwareLoopBudget iterations, counted
 // at their worst case; Config.Lanes is raised, and Config.Chunk lowered,

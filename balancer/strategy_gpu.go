@@ -32,8 +32,8 @@ type strategyRun struct {
 	err               error
 }
 
-// softwareCaps turns the software renderer's lane and chunk limits on; a
-// test turns them off to see a cut loop caught.
+// softwareCaps turns the lane and chunk limits for drivers that cut loops
+// on; a test turns them off to see a cut loop caught.
 var softwareCaps = true
 
 // minAutoChunk is the least chunk (WorkPool) and quota (LeftRightHandoff)
@@ -72,7 +72,7 @@ func (l *Loop[T]) plan(in Info) (*strategyRun, error) {
 	}
 	S := in.SumWorkload
 	sr := &strategyRun{strategy: s, c: l.c, processors: l.p, tasks: uint32(S), seed: l.cfg.Seed, variants: l.variants}
-	soft := l.c.Caps().Software && softwareCaps
+	soft := l.c.Caps().LoopLimit > 0 && softwareCaps
 	// capTasks bounds a lane's tasks per dispatch on a software renderer.
 	capTasks := uint64(max(1, min(maxPerLaneSoftware, softwareLoopBudget/stepsPerTask(s, l.p))))
 	lanes := uint64(l.cfg.lanes(l.p))
