@@ -4,7 +4,8 @@
 // A test binary makes one context (on first use) and shares it: contexts are
 // slow to make on llvmpipe. When no OpenGL 4.3+ context can be made, tests
 // skip with the reason, unless DPGL_REQUIRE_GL is set (make test sets it), in
-// which case they fail.
+// which case they fail. A driver that falls short of the DPGL_EXPECT_*
+// variables (expect.go) fails every test that asks for the context.
 package gputest
 
 import (
@@ -21,18 +22,25 @@ var shared struct {
 	once sync.Once
 	ctx  *gpu.Context
 	err  error
+	miss string // how the driver falls short of DPGL_EXPECT_*
 }
 
 // Context returns the shared headless context, skipping (or failing, under
-// DPGL_REQUIRE_GL) when none can be made.
+// DPGL_REQUIRE_GL) when none can be made, and failing when it is not the
+// driver DPGL_EXPECT_* asks for.
 func Context(tb testing.TB) *gpu.Context {
 	tb.Helper()
 	shared.once.Do(func() {
 		shared.ctx, shared.err = gpu.NewHeadless()
 		if shared.err == nil {
-			fmt.Fprintf(os.Stderr, "gputest: %s\n", shared.ctx.Caps())
+			cp := shared.ctx.Caps()
+			fmt.Fprintf(os.Stderr, "gputest: %s\n", cp)
+			shared.miss = checkExpectations(cp)
 		}
 	})
+	if shared.miss != "" {
+		tb.Fatalf("gputest: the driver is not what this run expects: %s", shared.miss)
+	}
 	if shared.err != nil {
 		if os.Getenv("DPGL_REQUIRE_GL") != "" {
 			tb.Fatalf("DPGL_REQUIRE_GL is set and no GL context could be made: %v", shared.err)
