@@ -50,9 +50,11 @@ func TestDefaultViewsAgainstHardwareAndCPU(t *testing.T) {
 		soup, _ := set.m.Soup()
 		for _, v := range view.Paper() {
 			cam := pair.Camera(v, w, h)
-			if _, err := rd.Render(g, cam); err != nil {
+			st, err := rd.Render(g, cam)
+			if err != nil {
 				t.Fatal(err)
 			}
+			ranVisibility(t, rd, st)
 			got := rd.Prims()
 			img := rd.Pixels()
 			mvp := cam.MVP()

@@ -81,7 +81,7 @@ type FrameStats struct {
 	// keeps the lowest primitive id at each pixel's depth, run once over all
 	// tasks with balancer.Search.
 	ScanConversion, ZBuffer, ZBufferIDs balancer.Stats
-	Visibility                          string // "64-bit atomicMin" or "32-bit: depths, then ids by search"
+	Visibility                          string // "64-bit atomicMin" (or its tests' stand-in) or "32-bit: depths, then ids by search"
 	// GPU time of each stage (summed over batches) and of the frame, from
 	// timestamps; Wall is the host's time for Render, read-backs for the
 	// decisions included.
@@ -203,6 +203,13 @@ func New(s *scan.Scanner, o Options) (r *Renderer, err error) {
 	}
 	return r, nil
 }
+
+// The one-pass visibility path as Stats.Visibility names it: on the
+// driver's 64-bit atomicMin, and on the tests' stand-in for it.
+const (
+	visibility64         = "64-bit atomicMin"
+	visibility64Emulated = "64-bit atomicMin, lock-based stand-in (tests)"
+)
 
 // emulateAtomic64 lets tests run the one-pass 64-bit visibility path on
 // drivers without 64-bit atomics, through zbuffer.comp's lock-based
@@ -354,8 +361,10 @@ func (r *Renderer) Render(m *mesh.GPU, cam view.Camera) (FrameStats, error) {
 	if total >= int64(raster.NoPrimitive) {
 		return st, fmt.Errorf("rasterizer: %d triangles: primitive ids are 32-bit, with %#x meaning none", total, raster.NoPrimitive)
 	}
-	if r.vis64 {
-		st.Visibility = "64-bit atomicMin"
+	if r.vis64 && !r.c.Caps().Atomic64 {
+		st.Visibility = visibility64Emulated
+	} else if r.vis64 {
+		st.Visibility = visibility64
 	} else {
 		st.Visibility = "32-bit: depths, then ids by search"
 	}

@@ -104,6 +104,7 @@ func TestRenderMatchesCPUReference(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				ranVisibility(t, rd, st)
 				name := fmt.Sprintf("%s lanes %d %s", pol, lanes, st.Visibility)
 				if rd.Visibility64() == vis32 {
 					t.Fatalf("%s: Visibility64() = %v with Visibility32 %v", name, rd.Visibility64(), vis32)

@@ -120,6 +120,15 @@ func expectPlan(t *testing.T, s *scan.Scanner, cfg config, what string, floatAdd
 	if want := sub && !cfg.opt.NoSubgroups; p.Subgroups != want {
 		t.Fatalf("%s: ran %v with subgroups %v, want %v", what, p, p.Subgroups, want)
 	}
+	// Subgroup kernels run on the stand-ins exactly when the configuration
+	// asks for them, and on the size the driver reports otherwise.
+	if p.Subgroups && p.Emulated != (cfg.emulate != 0) {
+		t.Fatalf("%s: ran %v, want emulated %v", what, p, cfg.emulate != 0)
+	}
+	if cp := s.Context().Caps(); p.Subgroups && !p.Emulated && p.SubgroupSize != cp.SubgroupSize {
+		t.Fatalf("%s: ran %v, and the driver's subgroups have %d invocations", what, p, cp.SubgroupSize)
+	}
+	gputest.Ran(pathName(p, s.Options().GroupSize, segmentedScanName(what)))
 }
 
 // logFallbacks logs how often look-back tiles reduced a predecessor

@@ -92,12 +92,21 @@ type Plan struct {
 	Subgroups  bool // the work-group code used subgroup arithmetic
 	Levels     int  // tile levels: 1 when the data fit in one tile or ran in one pass
 	Dispatches int
+
+	// With Subgroups: the subgroup size the kernels were built for, and
+	// whether the subgroup operations were the driver's own or the tests'
+	// shared-memory stand-ins (shaders/scan/sgemu.glsl).
+	SubgroupSize int
+	Emulated     bool
 }
 
 func (p Plan) String() string {
 	wg := "shared-memory"
 	if p.Subgroups {
-		wg = "subgroup"
+		wg = fmt.Sprintf("subgroup(%d)", p.SubgroupSize)
+		if p.Emulated {
+			wg = "emulated " + wg
+		}
 	}
 	return fmt.Sprintf("%s, %s tiles, %d levels, %d dispatches", p.Path, wg, p.Levels, p.Dispatches)
 }
@@ -247,6 +256,9 @@ func (s *Scanner) Delete() {
 }
 
 func (s *Scanner) setPlan(p Plan) {
+	if p.Subgroups {
+		p.SubgroupSize, p.Emulated = s.sgSize, s.emulate
+	}
 	s.mu.Lock()
 	s.last = p
 	s.mu.Unlock()
