@@ -79,6 +79,15 @@
 // are laid out in two, and the kernel's dpglGlobalIndex() (from
 // include/common.glsl) is the flat index.
 //
+// # Capabilities
+//
+// Context.Caps holds what the driver answers (version, limits, extensions,
+// GL_KHR_shader_subgroup's size and features, 64-bit integers and atomics)
+// and what a probe kernel measures when the context starts (LoopLimit: where
+// the driver silently ends long loops, 65535 iterations on llvmpipe, none on
+// GPUs or zink). Kernels choose their paths by these, never by the
+// renderer's name; Software, from the name, only tunes sizes for CPUs.
+//
 // # Timing
 //
 // Stamp and Timer use glQueryCounter(GL_TIMESTAMP); Ready and TryElapsed
