@@ -20,12 +20,12 @@ TEST_FLAGS ?= -timeout 15m
 CGO_CFLAGS ?= -O2 -g -include '$(CURDIR)/.ci/cgo-fast.h'
 export CGO_CFLAGS
 
-.PHONY: run test deps-run deps-test vet fmt-check test-headless test-window test-mpi bench-mpi fuzz gpu-binaries
+.PHONY: run test deps-run deps-test vet fmt-check test-headless test-window test-mpi test-zink bench-mpi fuzz gpu-binaries
 
 run: deps-run
 	$(GO) run ./bench $(ARGS)
 
-test: deps-test fmt-check vet test-headless test-window test-mpi fuzz
+test: deps-test fmt-check vet test-headless test-window test-mpi test-zink fuzz
 
 deps-run:
 	@.ci/ensure-packages $(RUN_PKGS)
@@ -59,6 +59,13 @@ test-mpi:
 
 bench-mpi:
 	$(GO) build -tags mpi -o bench-mpi ./bench
+
+# The GPU-only paths (subgroup scans, 64-bit visibility) for real, on Mesa
+# 26.1's zink over lavapipe, fetched from Debian trixie-backports into
+# ~/.cache/dpgl/mesa26 on first use (README, "Which drivers the tests run
+# on"). No archive reachable: the leg says so and is skipped.
+test-zink: deps-test
+	GO='$(GO)' .ci/test-zink
 
 # The file readers meet untrusted input: a few seconds of fuzzing each run.
 # A count of executions, not a duration: Go 1.26's fuzz coordinator can
