@@ -340,12 +340,12 @@ func (l *Loop[T]) Run(sol Solution) (Stats, error) {
 func (l *Loop[T]) notMoved(st *Stats, left Info) error {
 	msg := fmt.Sprintf("balancer: %s: after %d iterations %d processors still hold work (%d tasks, at most %d on one): the solution kernel did not move every processor on by one task per iteration",
 		l.cfg.name(), st.Iterations, left.Active(), left.SumWorkload, left.MaxWorkload)
-	if l.c.Caps().Software {
+	if lim := l.c.Caps().LoopLimit; lim > 0 {
 		perLane := (l.p + st.Lanes - 1) / max(st.Lanes, 1)
-		return fmt.Errorf("%s. Most likely the driver cut the kernel's loops: %s ends an invocation's loops silently after 65,535 iterations in all, "+
+		return fmt.Errorf("%s. Most likely the driver cut the kernel's loops: %s ends an invocation's loops silently after %d iterations in all, "+
 			"and each of the %d lanes took up to %d processors an iteration, so a balancerSolve that loops more than about %d times a task runs into the cut. "+
 			"Raise Config.Lanes (up to one lane per processor, %d), or shorten balancerSolve's loop; a kernel that returns before balancerSolve does the same",
-			msg, l.c.Caps().Renderer, st.Lanes, perLane, 65535/max(perLane, 1), l.p)
+			msg, l.c.Caps().Renderer, lim, st.Lanes, perLane, lim/max(perLane, 1), l.p)
 	}
 	return fmt.Errorf("%s (a kernel that returned before calling balancerSolve for each processor of its lane, or a driver that cut its loops short; more Config.Lanes give each invocation fewer processors)", msg)
 }
