@@ -35,8 +35,16 @@ const subgroupCaps = gpu.SubgroupBasic | gpu.SubgroupVote | gpu.SubgroupArithmet
 // configs returns every path the driver offers, each with a tiny tile (so
 // that small arrays reach every level of reduce-then-scan, and hundreds of
 // tiles run through the look-back) and with the default tile.
+//
+// With -short on a driver that has subgroups (make test-zink: a CPU driver,
+// 4-5x slower than llvmpipe) only the subgroup configurations run: the
+// shared-memory ones are the llvmpipe leg's, which runs them all.
 func configs(t *testing.T, c *gpu.Context) []config {
 	var out []config
+	if testing.Short() && c.Caps().HasSubgroup(subgroupCaps) {
+		t.Logf("-short: the subgroup configurations only; the shared-memory ones run where the driver has no subgroups, or without -short")
+		return subgroupConfigs(c)
+	}
 	for _, p := range []scan.Path{scan.PathReduceThenScan, scan.PathLookBack} {
 		out = append(out,
 			config{fmt.Sprintf("%v/shared/tile32", p), scan.Options{Path: p, NoSubgroups: true, GroupSize: 8, Vectors: 1}, true, false, 0},
@@ -49,13 +57,7 @@ func configs(t *testing.T, c *gpu.Context) []config {
 		config{"look-back/fallback/tile256", scan.Options{Path: scan.PathLookBack, NoSubgroups: true, GroupSize: 32, Vectors: 2}, false, true, 0},
 	)
 	if cp := c.Caps(); cp.HasSubgroup(subgroupCaps) {
-		sg := cp.SubgroupSize
-		for _, p := range []scan.Path{scan.PathReduceThenScan, scan.PathLookBack} {
-			out = append(out,
-				config{fmt.Sprintf("%v/subgroup/tile%d", p, 8*sg), scan.Options{Path: p, GroupSize: 2 * sg, Vectors: 1}, true, false, 0},
-				config{fmt.Sprintf("%v/subgroup/default", p), scan.Options{Path: p}, false, false, 0},
-			)
-		}
+		out = append(out, subgroupConfigs(c)...)
 	} else {
 		// The subgroup kernels' logic still runs, on stand-ins: one
 		// subgroup per group (the look-back walk of subgroup 0 runs only
@@ -67,6 +69,20 @@ func configs(t *testing.T, c *gpu.Context) []config {
 			config{name: "reduce-then-scan/emulated-subgroup/tile32", opt: scan.Options{Path: scan.PathReduceThenScan, GroupSize: 8, Vectors: 1}, emulate: 8},
 			config{name: "look-back/emulated-4-subgroups/tile256", opt: scan.Options{Path: scan.PathLookBack, GroupSize: 32, Vectors: 2}, full: true, emulate: 8},
 			config{name: "reduce-then-scan/emulated-4-subgroups/tile128", opt: scan.Options{Path: scan.PathReduceThenScan, GroupSize: 32, Vectors: 1}, emulate: 8},
+		)
+	}
+	return out
+}
+
+// subgroupConfigs are the configurations on the driver's subgroups: two
+// subgroups per group, and the default group.
+func subgroupConfigs(c *gpu.Context) []config {
+	var out []config
+	sg := c.Caps().SubgroupSize
+	for _, p := range []scan.Path{scan.PathReduceThenScan, scan.PathLookBack} {
+		out = append(out,
+			config{fmt.Sprintf("%v/subgroup/tile%d", p, 8*sg), scan.Options{Path: p, GroupSize: 2 * sg, Vectors: 1}, true, false, 0},
+			config{fmt.Sprintf("%v/subgroup/default", p), scan.Options{Path: p}, false, false, 0},
 		)
 	}
 	return out
