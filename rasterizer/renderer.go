@@ -208,7 +208,7 @@ func New(s *scan.Scanner, o Options) (r *Renderer, err error) {
 // driver's 64-bit atomicMin, and on the tests' stand-in for it.
 const (
 	visibility64         = "64-bit atomicMin"
-	visibility64Emulated = "64-bit atomicMin, lock-based stand-in (tests)"
+	visibility64Emulated = "64-bit atomicMin, the tests' stand-in"
 )
 
 // emulateAtomic64 lets tests run the one-pass 64-bit visibility path on
