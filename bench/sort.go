@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -175,9 +176,19 @@ func printSort(c *gpu.Context, w io.Writer, sizes []int, warm, reps int) error {
 			if i == 0 {
 				label, ct, st = fmtCount(n), fmtDur(cp.GPU.Median), fmtDur(cpu.Median)
 			}
-			fmt.Fprintf(w, "%10s %10s %12s  %-10s %10s %9.4f %8.3f %7.2f  %v\n", label, ct, st, r.path,
-				fmtDur(r.gpu.Median), gelems(n, r.gpu), vsCopy(cp.GPU, r.gpu), vsCopy(cpu, r.gpu), r.plan)
+			fmt.Fprintf(w, "%10s %10s %12s  %-10s %10s %9.4f %8s %7s  %v\n", label, ct, st, r.path,
+				fmtDur(r.gpu.Median), gelems(n, r.gpu), sig3(vsCopy(cp.GPU, r.gpu)), sig3(vsCopy(cpu, r.gpu)), r.plan)
 		}
 	}
 	return nil
+}
+
+// sig3 prints a ratio to three significant digits in plain decimals: at
+// small sizes the sort is thousands of times slower than slices.Sort on
+// llvmpipe, where a fixed 0.00 would say nothing.
+func sig3(v float64) string {
+	if !(v > 0) || math.IsInf(v, 0) {
+		return strconv.FormatFloat(v, 'f', 2, 64)
+	}
+	return strconv.FormatFloat(v, 'f', max(0, 2-int(math.Floor(math.Log10(v)))), 64)
 }

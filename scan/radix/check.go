@@ -35,7 +35,7 @@ func array[T any](s *Sorter, fn, name string, a gpu.Array[T]) int {
 		panic(fmt.Sprintf("radix: %s: %s is nil", fn, name))
 	}
 	n := a.Len()
-	if n > 0 && a.BufferID() == 0 {
+	if b.Deleted() {
 		panic(fmt.Sprintf("radix: %s: %s was deleted", fn, name))
 	}
 	if b.Context() != s.c {
