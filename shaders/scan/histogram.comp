@@ -95,8 +95,30 @@ uint binOf(T x) {
 #endif
 }
 #else
+#if TYPE == 2
+// Floats are compared by ordered bit patterns, not as floats: GLSL lets a
+// driver flush denormals to zero in comparisons (lavapipe does), which
+// would merge the bins between denormal boundaries; the integer order of
+// the keys is exact everywhere. -0 becomes +0 first, so that the two
+// compare equal as floats do. NaN samples are left out before.
+#define K uint
+K key(uint b) {
+    b = b == 0x80000000u ? 0u : b;
+    return (b & 0x80000000u) != 0u ? ~b : b | 0x80000000u;
+}
+#else
+#define K T
+K key(uint b) { return fromBits(b); }
+#endif
+
 uint binOf(T x) {
-    if (!(x >= fromBits(boundaries[0]) && x < fromBits(boundaries[bins]))) {
+#if TYPE == 2
+    if ((toBits(x) & 0x7fffffffu) > 0x7f800000u) {
+        return bins; // NaN
+    }
+#endif
+    K k = key(toBits(x));
+    if (!(k >= key(boundaries[0]) && k < key(boundaries[bins]))) {
         return bins;
     }
     // The last b with boundaries[b] <= x: boundaries[lo] <= x <
@@ -104,7 +126,7 @@ uint binOf(T x) {
     uint lo = 0u, hi = bins;
     while (hi - lo > 1u) {
         uint mid = lo + (hi - lo) / 2u;
-        if (fromBits(boundaries[mid]) <= x) {
+        if (key(boundaries[mid]) <= k) {
             lo = mid;
         } else {
             hi = mid;
