@@ -432,6 +432,16 @@ func measurePrimitives(c *gpu.Context, s *scan.Scanner, rows []primBench, n, war
 	return out, nil
 }
 
+// defaultPrimitiveSizes are the scans' sizes, to 2^24 on a software
+// renderer, where the multi-pass primitives at 2^28 would take minutes.
+func defaultPrimitiveSizes(c *gpu.Context) []int {
+	sizes := defaultScanSizes(c)
+	if c.Caps().Software {
+		sizes = slices.DeleteFunc(sizes, func(n int) bool { return n > 1<<24 })
+	}
+	return sizes
+}
+
 func runPrimitives(args []string, w io.Writer) error {
 	fs := flag.NewFlagSet("primitives", flag.ContinueOnError)
 	log2 := fs.String("log2", "", "element counts as powers of two, comma-separated exponents (default: 16,18,...,24, or to 28 on a GPU, capped by the device)")
@@ -472,12 +482,7 @@ func runPrimitives(args []string, w io.Writer) error {
 		return err
 	}
 	defer c.Delete()
-	if sizes == nil {
-		sizes = defaultScanSizes(c)
-		if c.Caps().Software {
-			sizes = slices.DeleteFunc(sizes, func(n int) bool { return n > 1<<24 })
-		}
-	} else if err := log2Fits("primitives", *log2, sizes, c); err != nil {
+	if sizes, err = log2Sizes("primitives", *log2, sizes, c, defaultPrimitiveSizes); err != nil {
 		return err
 	}
 	s, err := scan.NewWithOptions(c, opt)

@@ -134,7 +134,6 @@ func defaultScanSizes(c *gpu.Context) []int {
 	return out
 }
 
-// parseLog2Sizes reads "16,20,24" as 2^16, 2^20, 2^24 elements.
 // log2Flag parses a -log2 flag of cmd (nil for "": the defaults) before
 // any work, naming the flag in a refusal.
 func log2Flag(cmd, value string) ([]int, error) {
@@ -148,18 +147,24 @@ func log2Flag(cmd, value string) ([]int, error) {
 	return sizes, nil
 }
 
-// log2Fits refuses -log2 sizes whose arrays of 4-byte elements exceed the
-// device's storage-block limit, before any of them runs.
-func log2Fits(cmd, value string, sizes []int, c *gpu.Context) error {
+// log2Sizes is what a command measures: with no -log2 (sizes nil, from
+// log2Flag) defaults(c); else the -log2 sizes, refused before any of them
+// runs when an array of 4-byte elements would exceed the device's
+// storage-block limit.
+func log2Sizes(cmd, value string, sizes []int, c *gpu.Context, defaults func(*gpu.Context) []int) ([]int, error) {
+	if sizes == nil {
+		return defaults(c), nil
+	}
 	for _, n := range sizes {
 		if int64(n)*4 > c.Caps().MaxSSBOSize {
-			return fmt.Errorf("bench %s: %w", cmd, cliflag.Errorf("log2", value, "2^%d 4-byte elements exceed the device's storage-block limit of %s",
+			return nil, fmt.Errorf("bench %s: %w", cmd, cliflag.Errorf("log2", value, "2^%d 4-byte elements exceed the device's storage-block limit of %s",
 				bits.Len(uint(n))-1, fmtBytes(c.Caps().MaxSSBOSize)))
 		}
 	}
-	return nil
+	return sizes, nil
 }
 
+// parseLog2Sizes reads "16,20,24" as 2^16, 2^20, 2^24 elements.
 func parseLog2Sizes(s string) ([]int, error) {
 	var out []int
 	for _, f := range strings.Split(s, ",") {
@@ -203,9 +208,7 @@ func runScan(args []string, w io.Writer) error {
 		return err
 	}
 	defer c.Delete()
-	if sizes == nil {
-		sizes = defaultScanSizes(c)
-	} else if err := log2Fits("scan", *log2, sizes, c); err != nil {
+	if sizes, err = log2Sizes("scan", *log2, sizes, c, defaultScanSizes); err != nil {
 		return err
 	}
 	paths := scanPaths(c)

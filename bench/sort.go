@@ -137,9 +137,7 @@ func runSort(args []string, w io.Writer) error {
 		return err
 	}
 	defer c.Delete()
-	if sizes == nil {
-		sizes = defaultSortSizes(c)
-	} else if err := log2Fits("sort", *log2, sizes, c); err != nil {
+	if sizes, err = log2Sizes("sort", *log2, sizes, c, defaultSortSizes); err != nil {
 		return err
 	}
 	return printSort(c, w, sizes, cf.warmup, cf.reps)
