@@ -157,6 +157,12 @@ type costCheck struct {
 	Exceeded bool    `json:"exceeded"`
 	Over     int     `json:"framesOver"`
 	Gathered int     `json:"framesGathered"`
+	// Longest is the largest MAX(workload) of the loop in this run: a
+	// redistribution saves less than that, so a cost at or above it means
+	// LB and Bounded can never balance and run as Figure 1 (a stale
+	// calibration, or one measured under load).
+	Longest   uint32 `json:"longestRunIterations"`
+	CannotPay bool   `json:"costAboveLongestRun"`
 }
 
 type ratioRange struct {
@@ -302,8 +308,14 @@ func (p *paperRun) report() *paperReport {
 			}
 		}
 	}
+	for _, t := range r.Table1 {
+		r.CostCheck[0].Longest = max(r.CostCheck[0].Longest, t.ScanMax)
+		r.CostCheck[1].Longest = max(r.CostCheck[1].Longest, t.ZMax)
+	}
 	for i := range r.CostCheck {
-		r.CostCheck[i].Exceeded = r.CostCheck[i].Over > 0
+		cc := &r.CostCheck[i]
+		cc.Exceeded = cc.Over > 0
+		cc.CannotPay = cc.Longest > 0 && cc.Cost >= float64(cc.Longest)
 	}
 
 	// Speedups and losses.

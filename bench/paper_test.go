@@ -348,3 +348,67 @@ func TestParseViewsAndLanes(t *testing.T) {
 		t.Fatal("countDiffer")
 	}
 }
+
+// A calibration file whose costs exceed every loop of the run (stale, or
+// measured under load) makes LB and Bounded run as Figure 1; the report
+// says so with the numbers instead of printing speedups of 1.0x as if
+// they were the paper's result.
+func TestPaperWarnsOfACostThatCannotPay(t *testing.T) {
+	gputest.Context(t)
+	dir := t.TempDir()
+	out, cal := filepath.Join(dir, "results"), filepath.Join(dir, "cal.json")
+	args := []string{"paper", "-res", "20", "-width", "64", "-height", "48", "-views", "M(45,45)", "-lanes", "all",
+		"-reps", "1", "-warmup", "0", "-out", out, "-calibration", cal}
+	report := func() (string, paperReport) {
+		var buf bytes.Buffer
+		if err := run(args, &buf); err != nil {
+			t.Fatalf("%v\n%s", err, buf.String())
+		}
+		var js paperReport
+		data, err := os.ReadFile(filepath.Join(out, "paper.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(data, &js); err != nil {
+			t.Fatal(err)
+		}
+		return buf.String(), js
+	}
+	// A fresh calibration may itself exceed loops this short: only the
+	// raised costs below are certain to.
+	report()
+	// The file's costs, raised far above any loop of the run.
+	var file map[string]any
+	data, err := os.ReadFile(cal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &file); err != nil {
+		t.Fatal(err)
+	}
+	raised := 0
+	for _, loops := range file["renderers"].(map[string]any) {
+		for _, lc := range loops.(map[string]any) {
+			lc.(map[string]any)["costIterations"] = 1e5
+			raised++
+		}
+	}
+	if raised != 2 {
+		t.Fatalf("raised %d costs in %s, want 2", raised, data)
+	}
+	if data, err = json.Marshal(file); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cal, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, js := report()
+	for i, cc := range js.CostCheck {
+		if !cc.CannotPay || cc.Cost != 1e5 || cc.Longest == 0 {
+			t.Fatalf("cost check %d: %+v, want the cost 1e5 flagged above the longest loop", i, cc)
+		}
+	}
+	if n := strings.Count(s, "WARNING: the overestimate 100000.0 is at least this run's longest loop"); n != 2 {
+		t.Fatalf("%d warnings, want one a loop:\n%s", n, s)
+	}
+}

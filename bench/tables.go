@@ -180,6 +180,9 @@ func (r *paperReport) buildTables() {
 		} else if cc.Gathered > 0 {
 			tc.notes = append(tc.notes, fmt.Sprintf("%s: no iteration cost more than the overestimate", cc.Loop))
 		}
+		if cc.CannotPay {
+			tc.notes = append(tc.notes, fmt.Sprintf("%s: WARNING: the overestimate %.1f is at least this run's longest loop (%d iterations), so balancing could never pay and LB and Bounded ran as Figure 1: the data are too small for balancing, or the calibration (%s) is stale or was measured under load (-calibrate measures it again)", cc.Loop, cc.Cost, cc.Longest, r.Costs[i].Source))
+		}
 		if d := r.Costs[i].Detail; d.Runs > 0 {
 			tc.notes = append(tc.notes, fmt.Sprintf("%s calibration: (gathering %s + redistribution %s ms) / solution %s ms + %g, in the calibration run that set it", cc.Loop,
 				fmtMs(nsDur(d.MaxGatherNs)), fmtMs(nsDur(d.MaxRedistributeNs)), fmtMs(nsDur(d.MinSolveNs)), d.Margin))
