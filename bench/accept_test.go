@@ -1,23 +1,23 @@
 package main
 
 import (
-	"bytes"
-	"context"
-	"errors"
-	"image/png"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/dpgl/dpgl/balancer"
 	"github.com/dpgl/dpgl/gpu/gputest"
 	"github.com/dpgl/dpgl/internal/hostile"
 	"github.com/dpgl/dpgl/rasterizer"
 )
+
+// benchCmd runs bench with args as a child process.
+func benchCmd(t *testing.T, args ...string) hostile.Result {
+	t.Helper()
+	return hostile.Run(t, "bench", []string{"DPGL_BENCH_MAIN=1"}, args...)
+}
 
 // TestMain lets the test binary be bench: the acceptance tests run it as a
 // child process (DPGL_BENCH_MAIN=1), so that a panic, a hang or an exit
@@ -28,59 +28,6 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
-}
-
-type result struct {
-	code           int
-	stdout, stderr string
-	took           time.Duration
-}
-
-// hangLimit ends a child that runs far longer than any of these cases
-// should (each is a second or less); it is a hang detector, not a timing.
-const hangLimit = 60 * time.Second
-
-// benchCmd runs bench with args as a child process.
-func benchCmd(t *testing.T, args ...string) result {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), hangLimit)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, os.Args[0], args...)
-	cmd.Env = append(os.Environ(), "DPGL_BENCH_MAIN=1")
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	start := time.Now()
-	err := cmd.Run()
-	r := result{stdout: out.String(), stderr: errb.String(), took: time.Since(start)}
-	var ee *exec.ExitError
-	switch {
-	case ctx.Err() != nil:
-		t.Fatalf("bench %q hung: killed after %v\nstderr:\n%s", args, hangLimit, r.stderr)
-	case errors.As(err, &ee):
-		r.code = ee.ExitCode()
-	case err != nil:
-		t.Fatal(err)
-	}
-	return r
-}
-
-// refused checks that a run failed as a user must see it: a status other
-// than 0, no panic, and a last line naming every one of words.
-func refused(t *testing.T, what string, r result, words ...string) {
-	t.Helper()
-	if r.code == 0 || strings.Contains(r.stderr, "panic") || strings.Contains(r.stderr, "goroutine ") {
-		t.Fatalf("%s: exit status %d; want a refusal, not success or a panic\nstdout:\n%s\nstderr:\n%s", what, r.code, r.stdout, r.stderr)
-	}
-	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
-	msg := lines[len(lines)-1]
-	for _, w := range words {
-		if !strings.Contains(msg, w) {
-			t.Fatalf("%s: message %q lacks %q", what, msg, w)
-		}
-	}
-	if r.took > time.Second {
-		t.Logf("%s: refused after %v (want under a second)", what, r.took.Round(time.Millisecond))
-	}
 }
 
 // calibrated writes a calibration file with costs for this machine's
@@ -99,35 +46,6 @@ func calibrated(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return path
-}
-
-// coverage is the mask of an image's pixels that are not the background.
-func coverage(t *testing.T, path string) ([]bool, int) {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	bg := rasterizer.DefaultMaterial.Background
-	b := img.Bounds()
-	mask := make([]bool, 0, b.Dx()*b.Dy())
-	n := 0
-	for y := b.Min.Y; y < b.Max.Y; y++ {
-		for x := b.Min.X; x < b.Max.X; x++ {
-			r, g, bb, _ := img.At(x, y).RGBA()
-			on := uint8(r>>8) != bg.R || uint8(g>>8) != bg.G || uint8(bb>>8) != bg.B
-			mask = append(mask, on)
-			if on {
-				n++
-			}
-		}
-	}
-	return mask, n
 }
 
 // sameShape reports how many pixels two coverage masks disagree on.
@@ -175,32 +93,32 @@ func TestAcceptHostileFiles(t *testing.T) {
 			}
 			r := benchCmd(t, args...)
 			if !c.Draws() {
-				refused(t, c.Name, r, append([]string{filepath.Base(path)}, c.Want...)...)
+				hostile.Refused(t, c.Name, r, append([]string{filepath.Base(path)}, c.Want...)...)
 				for _, w := range c.Avoid {
-					if strings.Contains(r.stderr, w) {
-						t.Fatalf("the message blames %s:\n%s", w, r.stderr)
+					if strings.Contains(r.Stderr, w) {
+						t.Fatalf("the message blames %s:\n%s", w, r.Stderr)
 					}
 				}
 				return
 			}
-			if r.code != 0 {
-				t.Fatalf("exit status %d, want a picture\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+			if r.Code != 0 {
+				t.Fatalf("exit status %d, want a picture\nstdout:\n%s\nstderr:\n%s", r.Code, r.Stdout, r.Stderr)
 			}
 			for _, w := range c.Say {
-				if !strings.Contains(r.stdout, w) {
-					t.Fatalf("the output does not say %q:\n%s", w, r.stdout)
+				if !strings.Contains(r.Stdout, w) {
+					t.Fatalf("the output does not say %q:\n%s", w, r.Stdout)
 				}
 			}
 			if c.Kind == hostile.DIMACS {
-				if !strings.Contains(r.stdout, c.Name) {
-					t.Fatalf("no row for the graph:\n%s", r.stdout)
+				if !strings.Contains(r.Stdout, c.Name) {
+					t.Fatalf("no row for the graph:\n%s", r.Stdout)
 				}
 				return
 			}
 			for _, set := range setNames {
-				mask, n := coverage(t, filepath.Join(out, imageName(set, "(45,45)")))
+				mask, n := hostile.Coverage(t, filepath.Join(out, imageName(set, "(45,45)")), rasterizer.DefaultMaterial.Background)
 				if n < size*size/20 {
-					t.Fatalf("%s set: the surface covers %d of %d pixels: a blank picture\n%s", set, n, size*size, r.stdout)
+					t.Fatalf("%s set: the surface covers %d of %d pixels: a blank picture\n%s", set, n, size*size, r.Stdout)
 				}
 				key := c.Name + "/" + set
 				masks[key] = mask
@@ -312,12 +230,12 @@ func TestAcceptBadFlags(t *testing.T) {
 				what := cmd + " -" + fc.flag + " " + strconv.Quote(v)
 				t.Run(what, func(t *testing.T) {
 					r := benchCmd(t, cmd, "-"+fc.flag, v)
-					refused(t, what, r, "-"+fc.flag)
-					if v != "" && !strings.Contains(r.stderr, v) {
-						t.Errorf("the message does not name the value:\n%s", r.stderr)
+					hostile.Refused(t, what, r, "-"+fc.flag)
+					if v != "" && !strings.Contains(r.Stderr, v) {
+						t.Errorf("the message does not name the value:\n%s", r.Stderr)
 					}
-					if strings.Contains(r.stdout, " on ") || strings.Contains(r.stdout, "dataset:") {
-						t.Errorf("refused only after starting the work:\n%s", r.stdout)
+					if strings.Contains(r.Stdout, " on ") || strings.Contains(r.Stdout, "dataset:") {
+						t.Errorf("refused only after starting the work:\n%s", r.Stdout)
 					}
 				})
 				n++
@@ -339,9 +257,9 @@ func TestAcceptOutCheckedFirst(t *testing.T) {
 	for _, out := range []string{file, filepath.Join(file, "sub")} {
 		for _, cmd := range []string{"paper", "render"} {
 			r := benchCmd(t, cmd, "-res", "8", "-views", "(0,0)", "-reps", "1", "-warmup", "0", "-out", out)
-			refused(t, cmd+" -out "+out, r, "-out", out)
-			if strings.Contains(r.stdout, "dataset:") {
-				t.Fatalf("%s -out %s: refused only after building the dataset:\n%s", cmd, out, r.stdout)
+			hostile.Refused(t, cmd+" -out "+out, r, "-out", out)
+			if strings.Contains(r.Stdout, "dataset:") {
+				t.Fatalf("%s -out %s: refused only after building the dataset:\n%s", cmd, out, r.Stdout)
 			}
 		}
 	}
@@ -359,9 +277,9 @@ func TestAcceptOutCheckedFirst(t *testing.T) {
 	} {
 		for _, args := range [][]string{{"render", "-res", "8", "-views", "(0,0)"}, {"balance", "-p", "64"}} {
 			r := benchCmd(t, append(args, "-calibration", c.cal)...)
-			refused(t, args[0]+" -calibration "+c.cal, r, "calibration", c.want)
-			if strings.Contains(r.stdout, "dataset:") || strings.Contains(r.stdout, "processors") {
-				t.Fatalf("%s -calibration %s: refused only after starting the work:\n%s", args[0], c.cal, r.stdout)
+			hostile.Refused(t, args[0]+" -calibration "+c.cal, r, "calibration", c.want)
+			if strings.Contains(r.Stdout, "dataset:") || strings.Contains(r.Stdout, "processors") {
+				t.Fatalf("%s -calibration %s: refused only after starting the work:\n%s", args[0], c.cal, r.Stdout)
 			}
 		}
 	}
@@ -377,7 +295,7 @@ func TestAcceptSizeLimits(t *testing.T) {
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			r := benchCmd(t, args...)
-			refused(t, strings.Join(args, " "), r, args[len(args)-2], args[len(args)-1])
+			hostile.Refused(t, strings.Join(args, " "), r, args[len(args)-2], args[len(args)-1])
 		})
 	}
 }

@@ -1,72 +1,22 @@
 package main
 
 import (
-	"bytes"
-	"context"
-	"errors"
-	"image/png"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/dpgl/dpgl/internal/hostile"
 	"github.com/dpgl/dpgl/rasterizer"
 )
 
-type result struct {
-	code           int
-	stdout, stderr string
-	took           time.Duration
-}
-
 // viewerRun runs the viewer as a child process and returns what it did,
 // failing the test only on a hang (a generous limit: the cases take a
 // second or less).
-func viewerRun(t *testing.T, env []string, args ...string) result {
+func viewerRun(t *testing.T, env []string, args ...string) hostile.Result {
 	t.Helper()
-	const hangLimit = 60 * time.Second
-	ctx, cancel := context.WithTimeout(context.Background(), hangLimit)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, os.Args[0], args...)
-	cmd.Env = append(append(os.Environ(), "DPGL_VIEWER_MAIN=1"), env...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	start := time.Now()
-	err := cmd.Run()
-	r := result{stdout: out.String(), stderr: errb.String(), took: time.Since(start)}
-	var ee *exec.ExitError
-	switch {
-	case ctx.Err() != nil:
-		t.Fatalf("viewer %q hung: killed after %v\nstderr:\n%s", args, hangLimit, r.stderr)
-	case errors.As(err, &ee):
-		r.code = ee.ExitCode()
-	case err != nil:
-		t.Fatal(err)
-	}
-	return r
-}
-
-// refused checks for a status other than 0, no panic, and a last line
-// that names every one of words.
-func refused(t *testing.T, r result, words ...string) {
-	t.Helper()
-	if r.code == 0 || strings.Contains(r.stderr, "panic") || strings.Contains(r.stderr, "goroutine ") {
-		t.Fatalf("exit status %d; want a refusal, not success or a panic\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
-	}
-	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
-	msg := lines[len(lines)-1]
-	for _, w := range words {
-		if !strings.Contains(msg, w) {
-			t.Fatalf("message %q lacks %q", msg, w)
-		}
-	}
-	if r.took > time.Second {
-		t.Logf("refused after %v (want under a second)", r.took.Round(time.Millisecond))
-	}
+	return hostile.Run(t, "viewer", append([]string{"DPGL_VIEWER_MAIN=1"}, env...), args...)
 }
 
 // TestAcceptBadFlags: every numeric flag refuses what is not a number in
@@ -104,12 +54,12 @@ func TestAcceptBadFlags(t *testing.T) {
 				// DISPLAY names no server: a refusal must come before
 				// the window, and a missed one fails as "no display".
 				r := viewerRun(t, []string{"DISPLAY=:4093", "WAYLAND_DISPLAY="}, "-"+fc.flag, v)
-				refused(t, r, "-"+fc.flag)
-				if r.code != 2 {
-					t.Fatalf("exit status %d, want 2 (a usage error)\n%s", r.code, r.stderr)
+				hostile.Refused(t, "viewer", r, "-"+fc.flag)
+				if r.Code != 2 {
+					t.Fatalf("exit status %d, want 2 (a usage error)\n%s", r.Code, r.Stderr)
 				}
-				if v != "" && !strings.Contains(r.stderr, v) {
-					t.Fatalf("the message does not name the value:\n%s", r.stderr)
+				if v != "" && !strings.Contains(r.Stderr, v) {
+					t.Fatalf("the message does not name the value:\n%s", r.Stderr)
 				}
 			})
 		}
@@ -143,10 +93,10 @@ func TestAcceptHostileFiles(t *testing.T) {
 			}
 			r := viewerRun(t, nil, args...)
 			if !c.Draws() {
-				refused(t, r, append([]string{filepath.Base(path)}, c.Want...)...)
+				hostile.Refused(t, "viewer", r, append([]string{filepath.Base(path)}, c.Want...)...)
 				for _, w := range c.Avoid {
-					if strings.Contains(r.stderr, w) {
-						t.Fatalf("the message blames %s:\n%s", w, r.stderr)
+					if strings.Contains(r.Stderr, w) {
+						t.Fatalf("the message blames %s:\n%s", w, r.Stderr)
 					}
 				}
 				if _, err := os.Stat(shot); err == nil {
@@ -154,17 +104,17 @@ func TestAcceptHostileFiles(t *testing.T) {
 				}
 				return
 			}
-			if r.code != 0 {
-				t.Fatalf("exit status %d, want a picture\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+			if r.Code != 0 {
+				t.Fatalf("exit status %d, want a picture\nstdout:\n%s\nstderr:\n%s", r.Code, r.Stdout, r.Stderr)
 			}
 			for _, w := range c.Say {
-				if !strings.Contains(r.stdout, w) {
-					t.Fatalf("the output does not say %q:\n%s", w, r.stdout)
+				if !strings.Contains(r.Stdout, w) {
+					t.Fatalf("the output does not say %q:\n%s", w, r.Stdout)
 				}
 			}
-			mask, n := shotCoverage(t, shot)
+			mask, n := hostile.Coverage(t, shot, rasterizer.DefaultMaterial.Background)
 			if n < size*size/20 {
-				t.Fatalf("the surface covers %d of %d pixels: a blank picture\n%s", n, size*size, r.stdout)
+				t.Fatalf("the surface covers %d of %d pixels: a blank picture\n%s", n, size*size, r.Stdout)
 			}
 			masks[c.Name] = mask
 			if c.Like != "" {
@@ -186,41 +136,13 @@ func TestAcceptHostileFiles(t *testing.T) {
 	}
 }
 
-func shotCoverage(t *testing.T, path string) ([]bool, int) {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bg := rasterizer.DefaultMaterial.Background
-	var mask []bool
-	n := 0
-	b := img.Bounds()
-	for y := b.Min.Y; y < b.Max.Y; y++ {
-		for x := b.Min.X; x < b.Max.X; x++ {
-			r, g, bb, _ := img.At(x, y).RGBA()
-			on := uint8(r>>8) != bg.R || uint8(g>>8) != bg.G || uint8(bb>>8) != bg.B
-			mask = append(mask, on)
-			if on {
-				n++
-			}
-		}
-	}
-	return mask, n
-}
-
 // TestAcceptSizeLimits: a field grid too large for memory is refused
 // before it is allocated, naming the flag and the value.
 func TestAcceptSizeLimits(t *testing.T) {
 	needDisplay(t)
 	for _, v := range []string{"100000", "3000"} {
 		r := viewerRun(t, nil, "-res", v, "-frames", "1")
-		refused(t, r, "-res", v)
+		hostile.Refused(t, "viewer", r, "-res", v)
 	}
 }
 
@@ -232,8 +154,8 @@ func TestAcceptDeadDisplay(t *testing.T) {
 		t.Skip("an X server runs on :4093")
 	}
 	r := viewerRun(t, []string{"DISPLAY=:4093", "WAYLAND_DISPLAY="}, "-res", "8", "-frames", "1")
-	refused(t, r)
-	if r.code != 1 || !strings.Contains(r.stderr, "DISPLAY=:4093") || !strings.Contains(r.stderr, "xvfb-run") {
-		t.Fatalf("exit status %d, want 1 and a message naming DISPLAY=:4093:\n%s", r.code, r.stderr)
+	hostile.Refused(t, "viewer", r)
+	if r.Code != 1 || !strings.Contains(r.Stderr, "DISPLAY=:4093") || !strings.Contains(r.Stderr, "xvfb-run") {
+		t.Fatalf("exit status %d, want 1 and a message naming DISPLAY=:4093:\n%s", r.Code, r.Stderr)
 	}
 }
