@@ -51,6 +51,21 @@ type PhaseTimes struct {
 	All             []time.Duration // every duration, in the order the phases ran
 }
 
+// Merge adds u's durations to t, as if t's phases had also run u's (the
+// renderer's batches, or a benchmark's frames, summed into one record).
+func (t *PhaseTimes) Merge(u PhaseTimes) {
+	if u.N == 0 {
+		return
+	}
+	if t.N == 0 || u.Min < t.Min {
+		t.Min = u.Min
+	}
+	t.Max = max(t.Max, u.Max)
+	t.Total += u.Total
+	t.N += u.N
+	t.All = append(t.All, u.All...)
+}
+
 func (t *PhaseTimes) add(d time.Duration) {
 	if t.N == 0 || d < t.Min {
 		t.Min = d

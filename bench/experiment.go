@@ -202,24 +202,11 @@ func (a *loopRun) merge(b balancer.Stats, secondPass bool) {
 	}
 	for _, pt := range []struct{ dst, src *balancer.PhaseTimes }{
 		{&a.Count, &b.Count}, {&a.Gather, &b.Gather}, {&a.Redistribute, &b.Redistribute}, {&a.Solve, &b.Solve}} {
-		mergePhase(pt.dst, *pt.src)
+		pt.dst.Merge(*pt.src)
 	}
 	if b.MaxCost > a.MaxCost {
 		a.MaxCost, a.MaxCostAt = b.MaxCost, b.MaxCostAt
 	}
-}
-
-func mergePhase(dst *balancer.PhaseTimes, src balancer.PhaseTimes) {
-	if src.N == 0 {
-		return
-	}
-	if dst.N == 0 || src.Min < dst.Min {
-		dst.Min = src.Min
-	}
-	dst.Max = max(dst.Max, src.Max)
-	dst.Total += src.Total
-	dst.N += src.N
-	dst.All = append(dst.All, src.All...)
 }
 
 // frameResult is one set at one view under one policy and Lanes value,

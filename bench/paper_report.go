@@ -277,7 +277,7 @@ func (p *paperRun) report() *paperReport {
 		fr := p.frame(unbalancedSet, v.Name, most, balancer.CostEffective)
 		for i, l := range []*loopRun{&fr.Scan, &fr.Z} {
 			for _, pt := range []struct{ dst, src *balancer.PhaseTimes }{{&agg[i].Gather, &l.Gather}, {&agg[i].Redistribute, &l.Redistribute}, {&agg[i].Solve, &l.Solve}} {
-				mergePhase(pt.dst, *pt.src)
+				pt.dst.Merge(*pt.src)
 			}
 		}
 	}

@@ -137,9 +137,9 @@ func (p *paperRun) writePlots(dir string) ([]string, error) {
 			for _, v := range f.viewList {
 				fr := p.frame(set, v.Name, l, balancer.CostEffective)
 				for i, lr := range []*loopRun{&fr.Scan, &fr.Z} {
-					mergePhase(&agg[i].Gather, lr.Gather)
-					mergePhase(&agg[i].Redistribute, lr.Redistribute)
-					mergePhase(&agg[i].Solve, lr.Solve)
+					agg[i].Gather.Merge(lr.Gather)
+					agg[i].Redistribute.Merge(lr.Redistribute)
+					agg[i].Solve.Merge(lr.Solve)
 				}
 			}
 			c := lanesColor(k, n)

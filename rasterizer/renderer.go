@@ -619,7 +619,7 @@ func addLoopStats(dst *balancer.Stats, src balancer.Stats) {
 	dst.Counts += src.Counts
 	dst.Savings += src.Savings
 	for _, p := range [][2]*balancer.PhaseTimes{{&dst.Count, &src.Count}, {&dst.Gather, &src.Gather}, {&dst.Redistribute, &src.Redistribute}, {&dst.Solve, &src.Solve}, {&dst.Schedule, &src.Schedule}} {
-		addPhaseTimes(p[0], *p[1])
+		p[0].Merge(*p[1])
 	}
 	dst.Tasks += src.Tasks
 	dst.CriticalPath += src.CriticalPath
@@ -628,19 +628,6 @@ func addLoopStats(dst *balancer.Stats, src balancer.Stats) {
 	}
 	dst.Time += src.Time
 	dst.Wall += src.Wall
-}
-
-func addPhaseTimes(dst *balancer.PhaseTimes, src balancer.PhaseTimes) {
-	if src.N == 0 {
-		return
-	}
-	if dst.N == 0 || src.Min < dst.Min {
-		dst.Min = src.Min
-	}
-	dst.Max = max(dst.Max, src.Max)
-	dst.Total += src.Total
-	dst.N += src.N
-	dst.All = append(dst.All, src.All...)
 }
 
 // zSolution binds the z-buffer kernel prog's buffers and dispatches it;
