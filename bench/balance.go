@@ -12,6 +12,7 @@ import (
 
 	"github.com/dpgl/dpgl/balancer"
 	"github.com/dpgl/dpgl/balancer/synthetic"
+	"github.com/dpgl/dpgl/bench/internal/experiment"
 	"github.com/dpgl/dpgl/gpu"
 	"github.com/dpgl/dpgl/internal/cliflag"
 	"github.com/dpgl/dpgl/scan"
@@ -134,7 +135,7 @@ func measureBalance(c *gpu.Context, o *balanceOpts, w io.Writer) ([]balanceRow, 
 
 	cost, source := o.cost, "given with -cost"
 	if cost == 0 {
-		cal, notes, err := openCalibration(o.calPath)
+		cal, notes, err := experiment.OpenCalibration(o.calPath)
 		if err != nil {
 			return nil, err
 		}

@@ -11,8 +11,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/dpgl/dpgl/balancer"
+	"github.com/dpgl/dpgl/bench/internal/experiment"
 	"github.com/dpgl/dpgl/gpu"
 	"github.com/dpgl/dpgl/internal/cliflag"
 	"github.com/dpgl/dpgl/rasterizer/dataset"
@@ -243,6 +245,37 @@ func (f *expFlags) makeDataset() (*dataset.Pair, error) {
 	return f.checkPair(p)
 }
 
+// openExperiment builds the dataset the flags name and uploads it with a
+// renderer.
+func openExperiment(c *gpu.Context, f *expFlags) (*experiment.Experiment, error) {
+	start := time.Now()
+	pr := newProgress("dataset", 1)
+	pr.show("sampling the volume, marching cubes, decimation")
+	pair, err := f.makeDataset()
+	pr.clear()
+	if err != nil {
+		return nil, err
+	}
+	return experiment.New(c, pair, experiment.Options{Width: f.width, Height: f.height, Flat: f.flat, BuildTime: time.Since(start)})
+}
+
+// calibration is where the costs come from and how they are calibrated.
+func (f *expFlags) calibration() experiment.Calibration {
+	return experiment.Calibration{Path: f.calPath, Recalibrate: f.recalibrate, Margin: f.margin,
+		Views: f.viewList, Lanes: f.lanesList, Warmup: f.warmup, Reps: f.reps}
+}
+
+// source is the field's name or the file the dataset comes from.
+func (f *expFlags) source() string {
+	switch {
+	case f.mesh != "":
+		return f.mesh
+	case f.volume != "":
+		return f.volume
+	}
+	return f.field
+}
+
 // checkCalibration refuses, before any work, a -calibration file that a
 // run could neither read nor, when it calibrates (-calibrate, or no file
 // yet), write: a folder, a file that is not a calibration, or a place
@@ -253,7 +286,7 @@ func checkCalibration(path string, recalibrate bool) error {
 		return cliflag.Errorf("calibration", path, "a folder, not a file")
 	}
 	if err == nil {
-		if _, _, err := openCalibration(path); err != nil {
+		if _, _, err := experiment.OpenCalibration(path); err != nil {
 			return err
 		}
 	}
@@ -391,24 +424,17 @@ func parsePolicies(s string) ([]balancer.Policy, error) {
 	return out, nil
 }
 
-// lanesLabel names a Lanes value as the flag spells it.
-func lanesLabel(n int) string {
-	if n == 0 {
-		return "all"
-	}
-	return strconv.Itoa(n)
-}
+// The names experiment gives sets, Lanes values and policies.
+var (
+	setNames    = experiment.SetNames
+	lanesLabel  = experiment.LanesLabel
+	policyLabel = experiment.PolicyLabel
+)
 
-// policyLabel is the paper's name of a policy's renderer.
-func policyLabel(p balancer.Policy) string {
-	switch p {
-	case balancer.Never:
-		return "OR"
-	case balancer.CostEffective:
-		return "LB"
-	}
-	return p.String()
-}
+const (
+	unbalancedSet = experiment.Unbalanced
+	balancedSet   = experiment.Balanced
+)
 
 // slug makes a view or set name safe in a file name: "M(45,45)" → "M45-45".
 func slug(s string) string {

@@ -3,26 +3,22 @@ package main
 import (
 	"fmt"
 	"os"
-	"sort"
 	"time"
 
+	"github.com/dpgl/dpgl/bench/internal/experiment"
 	"github.com/dpgl/dpgl/gpu"
 )
 
-// Stats summarizes repeated timings.
-type Stats struct {
-	Median, Min, Max time.Duration
-	Wall             time.Duration // median wall time per repetition, host side
-	Reps             int
-}
+// Stats summarizes repeated timings (experiment.Stats).
+type Stats = experiment.Stats
 
-// Spread is (max-min)/median, the relative spread of the repetitions.
-func (s Stats) Spread() float64 {
-	if s.Median <= 0 {
-		return 0
-	}
-	return float64(s.Max-s.Min) / float64(s.Median)
-}
+var (
+	summarize = experiment.Summarize
+	fmtDur    = experiment.FmtDur
+	fmtMs     = experiment.FmtMs
+	ms        = experiment.Ms
+	ratio     = experiment.Ratio
+)
 
 // timeGPU runs fn warm times, then reps times between GPU timestamps, and
 // returns the median GPU time. fn runs on the GL thread.
@@ -56,13 +52,6 @@ func timeGPU(c *gpu.Context, warm, reps int, fn func()) Stats {
 		gpuTimes[i] = t.Elapsed()
 	}
 	return summarize(gpuTimes, walls)
-}
-
-func summarize(gpuTimes, walls []time.Duration) Stats {
-	sort.Slice(gpuTimes, func(i, j int) bool { return gpuTimes[i] < gpuTimes[j] })
-	sort.Slice(walls, func(i, j int) bool { return walls[i] < walls[j] })
-	n := len(gpuTimes)
-	return Stats{Median: gpuTimes[n/2], Min: gpuTimes[0], Max: gpuTimes[n-1], Wall: walls[n/2], Reps: n}
 }
 
 // progress prints a transient progress line on standard error when that is
@@ -110,17 +99,6 @@ func (p *progress) clear() {
 		fmt.Fprintf(os.Stderr, "\r\033[K")
 		p.shown = false
 	}
-}
-
-func fmtDur(d time.Duration) string {
-	us := float64(d) / 1e3
-	switch {
-	case us < 1000:
-		return fmt.Sprintf("%.1f us", us)
-	case us < 1e6:
-		return fmt.Sprintf("%.2f ms", us/1e3)
-	}
-	return fmt.Sprintf("%.2f s", us/1e6)
 }
 
 func fmtBytes(b int64) string {

@@ -4,17 +4,38 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"flag"
 	"image/png"
+	"io"
 	"os"
 	"path/filepath"
-	"regexp"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dpgl/dpgl/balancer"
+	"github.com/dpgl/dpgl/bench/internal/experiment"
 	"github.com/dpgl/dpgl/gpu/gputest"
 )
+
+// paperReport runs bench paper's experiment with args and returns its
+// report, as runPaper does before printing it.
+func paperReport(t *testing.T, args ...string) *experiment.Report {
+	t.Helper()
+	fs := flag.NewFlagSet("paper", flag.ContinueOnError)
+	f := addExpFlags(fs, "paper", paperDefaults)
+	if err := parseExp(fs, f, args); err != nil {
+		t.Fatal(err)
+	}
+	r, err := paperExperiment(f, args, time.Now(), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
 
 // readCSV parses a results CSV into records keyed by the header.
 func readCSV(t *testing.T, path string) []map[string]string {
@@ -41,42 +62,195 @@ func readCSV(t *testing.T, path string) []map[string]string {
 	return out
 }
 
-func num(t *testing.T, rec map[string]string, key string) float64 {
-	t.Helper()
-	v, err := strconv.ParseFloat(rec[key], 64)
-	if err != nil {
-		t.Fatalf("column %s: %q is not a number (%v)", key, rec[key], err)
-	}
-	return v
-}
-
 // TestPaperReduced runs a reduced experiment (a tiny dataset and image, two
-// views, one Lanes value, one repetition) and checks that every output is
-// produced and consistent: the tables parse, the images decode, the JSON
-// agrees with the CSV, every policy drew the same image, and the counts obey
-// what the policies promise.
+// views, one Lanes value, one repetition) and checks its report: the
+// workloads, the frames and what the policies promise of them, the phase
+// times, the cost check, the balanced set's balancing, the images; then
+// the files written from it, and a second run that reads the calibration
+// the first one saved.
 func TestPaperReduced(t *testing.T) {
 	gputest.Context(t)
 	dir := t.TempDir()
-	out, cal := filepath.Join(dir, "results"), filepath.Join(dir, "cal.json")
-	args := []string{"paper", "-res", "20", "-width", "64", "-height", "48", "-views", "(0,0),M(45,45)", "-lanes", "all",
-		"-reps", "1", "-warmup", "0", "-out", out, "-calibration", cal}
-	var buf bytes.Buffer
-	if err := run(args, &buf); err != nil {
-		t.Fatalf("%v\n%s", err, buf.String())
+	cal := filepath.Join(dir, "cal.json")
+	args := []string{"-res", "20", "-width", "64", "-height", "48", "-views", "(0,0),M(45,45)", "-lanes", "all",
+		"-reps", "1", "-warmup", "0", "-out", "", "-calibration", cal}
+	r := paperReport(t, args...)
+	checkTable1(t, r)
+	checkFrames(t, r)
+	checkTable4(t, r)
+	checkCosts(t, r)
+	checkBalancedSet(t, r)
+	if !r.Images.Identical || r.Images.Compared != 12 || r.Images.Images != 4 || len(r.Images.Differ) != 0 {
+		t.Fatalf("images: %+v", r.Images)
 	}
-	s := buf.String()
-	for _, want := range []string{"Table 1:", "Table 2: rendering the unbalanced set", "Table 3: rendering the balanced set", "Table 4:",
-		"Cost overestimates", "The paper's headline figures and ours", "8-33x", "27%",
-		"every policy and Lanes value drew the same image and primitive ids", "costs calibrated now", "LB did not balance the balanced set"} {
-		if !strings.Contains(s, want) && !(want == "LB did not balance the balanced set" && strings.Contains(s, "LB balanced the balanced set in")) {
-			t.Fatalf("output lacks %q:\n%s", want, s)
+	for set := range setNames {
+		for _, v := range []string{"(0,0)", "M(45,45)"} {
+			if n := len(r.Image(set, v)); n != 64*48 {
+				t.Fatalf("the %s set's image at %s has %d pixels, want 64x48", setNames[set], v, n)
+			}
 		}
 	}
+	if r.Meta.Renderer == "" || r.Meta.Date == "" || r.Params.Width != 64 || r.Params.Height != 48 ||
+		!slices.Equal(r.Params.Views, []string{"(0,0)", "M(45,45)"}) || !slices.Equal(r.Params.Lanes, []string{"all"}) ||
+		r.Params.Calibration != cal || r.Params.Resolution != 20 || r.Params.Source != "perforator" {
+		t.Fatalf("meta %+v, params %+v", r.Meta, r.Params)
+	}
+	checkFiles(t, r, filepath.Join(dir, "results"))
 
-	// The images, one per set and view, and the plots decode.
-	for _, name := range []string{"image-unbalanced-0-0.png", "image-unbalanced-M45-45.png", "image-balanced-0-0.png", "image-balanced-M45-45.png",
-		"plot-time-vs-lanes-unbalanced.png", "plot-time-vs-lanes-balanced.png", "plot-phase-times.png"} {
+	// The calibration was saved; a second run reads it.
+	for i, lc := range r.Costs {
+		if lc.Source != "calibrated now" || lc.Cost <= 0 || lc.Loop != experiment.LoopNames[i] {
+			t.Fatalf("first run's cost %d: %+v", i, lc)
+		}
+	}
+	if _, err := balancer.LoadCalibration(cal); err != nil {
+		t.Fatal(err)
+	}
+	again := paperReport(t, args...)
+	for i, lc := range again.Costs {
+		if lc.Source != "file" || lc.Cost != r.Costs[i].Cost {
+			t.Fatalf("second run's cost %d: %+v, want the first run's %v from the file", i, lc, r.Costs[i].Cost)
+		}
+	}
+	if !strings.HasPrefix(again.CostNotes[len(again.CostNotes)-1], "costs from "+cal) {
+		t.Fatalf("second run's notes: %q", again.CostNotes)
+	}
+}
+
+// checkTable1: both sets at both views, each the OR frame's counts.
+func checkTable1(t *testing.T, r *experiment.Report) {
+	t.Helper()
+	if len(r.Table1) != 4 {
+		t.Fatalf("Table 1 has %d rows, want 4", len(r.Table1))
+	}
+	for i, row := range r.Table1 {
+		set, v := i/2, r.Params.Views[i%2]
+		fr := r.Frame(set, v, 0, balancer.Never)
+		if row.Set != setNames[set] || row.View != v || row.ScanMax != fr.Scan.Start.MaxWorkload || row.ZMax != fr.Z.Start.MaxWorkload ||
+			row.ScanProcessors != fr.Scan.Processors || row.ZProcessors != fr.Z.Processors {
+			t.Fatalf("Table 1 row %d %+v is not OR's frame at %s: %+v", i, row, v, fr.Scan.Start)
+		}
+		if row.ScanMax < 1 || float64(row.ScanMax) < row.ScanAvg || float64(row.ZMax) < row.ZAvg || row.ScanAvg <= 0 {
+			t.Fatalf("Table 1: implausible workloads %+v", row)
+		}
+	}
+}
+
+// checkFrames: a frame per set, view and policy; OR balances nothing;
+// Bounded makes CostEffective's decisions; balancing only shortens a loop.
+func checkFrames(t *testing.T, r *experiment.Report) {
+	t.Helper()
+	if len(r.Frames) != 12 || len(r.Runs()) != 12 {
+		t.Fatalf("%d frames (%d runs), want 2 sets x 2 views x 3 policies", len(r.Frames), len(r.Runs()))
+	}
+	for i, fj := range r.Frames {
+		fr := r.Runs()[i]
+		if fj.Set != setNames[fr.Set] || fj.View != fr.View.Name || fj.Policy != fr.Policy.String() || fj.Lanes != "all" || !fj.SameImage ||
+			fj.GPUMs <= 0 || fj.WallMs <= 0 || fj.Reps != 1 || fj.Scan.Iterations != fr.Scan.Iterations || fj.Z.Iterations != fr.Z.Iterations {
+			t.Fatalf("frame %d: %+v disagrees with its run %+v", i, fj, fr)
+		}
+		if (fj.IDPass != nil) != !r.Meta.Atomic64 || (fj.Z.Passes == 2) != !r.Meta.Atomic64 {
+			t.Fatalf("frame %d: id pass %v, z passes %d on a driver with 64-bit atomics %v", i, fj.IDPass, fj.Z.Passes, r.Meta.Atomic64)
+		}
+	}
+	for set := range setNames {
+		for _, v := range r.Params.Views {
+			or, lb, bd := r.Frame(set, v, 0, balancer.Never), r.Frame(set, v, 0, balancer.CostEffective), r.Frame(set, v, 0, balancer.Bounded)
+			if or.Scan.Balances+or.Z.Balances+or.Scan.Gathers+or.Z.Gathers != 0 {
+				t.Fatalf("%s set at %s: OR balanced or gathered: %+v %+v", setNames[set], v, or.Scan.Stats, or.Z.Stats)
+			}
+			for i, l := range [][3]*experiment.LoopRun{{&or.Scan, &lb.Scan, &bd.Scan}, {&or.Z, &lb.Z, &bd.Z}} {
+				o, c, b := l[0], l[1], l[2]
+				if c.Iterations != b.Iterations || c.Balances != b.Balances {
+					t.Fatalf("%s set at %s, loop %d: LB %d iterations %d balances, Bounded %d and %d", setNames[set], v, i, c.Iterations, c.Balances, b.Iterations, b.Balances)
+				}
+				if c.Iterations > o.Iterations || (c.Balances > 0 && c.Iterations == o.Iterations) {
+					t.Fatalf("%s set at %s, loop %d: LB ran %d iterations after %d balances, OR %d", setNames[set], v, i, c.Iterations, c.Balances, o.Iterations)
+				}
+			}
+		}
+	}
+}
+
+// checkTable4: LB's phases on the unbalanced set, min <= avg <= max; the
+// z-buffer's solution column is the depth pass's alone.
+func checkTable4(t *testing.T, r *experiment.Report) {
+	t.Helper()
+	t4 := r.Table4
+	if t4.Set != "unbalanced" || t4.Policy != "CostEffective" || t4.Lanes != "all" {
+		t.Fatalf("Table 4 of %+v", t4)
+	}
+	var zSolve, idSolve int
+	for _, v := range r.Params.Views {
+		fr := r.Frame(unbalancedSet, v, 0, balancer.CostEffective)
+		zSolve += fr.Z.Solve.N
+		idSolve += fr.IDs.Solve.N
+	}
+	if t4.Loops[1].Solve.N != zSolve || (idSolve > 0) != (t4.IDPassSolve != nil) || (idSolve > 0 && t4.IDPassSolve.N != idSolve) {
+		t.Fatalf("Table 4: z-buffer solution %+v, id pass %+v; want %d and %d phases", t4.Loops[1].Solve, t4.IDPassSolve, zSolve, idSolve)
+	}
+	for _, l := range t4.Loops {
+		for _, p := range []experiment.Phase{l.Gather, l.Redistribute, l.Solve} {
+			if p.N > 0 && !(p.MinMs <= p.AvgMs && p.AvgMs <= p.MaxMs) {
+				t.Fatalf("Table 4, %s: min <= avg <= max fails: %+v", l.Loop, p)
+			}
+		}
+	}
+}
+
+// checkCosts: the cost check agrees with the frames it was made from.
+func checkCosts(t *testing.T, r *experiment.Report) {
+	t.Helper()
+	for i, cc := range r.CostCheck {
+		gathered := 0
+		for _, fr := range r.Runs() {
+			l := []*experiment.LoopRun{&fr.Scan, &fr.Z}[i]
+			if (fr.Policy == balancer.CostEffective || fr.Policy == balancer.Bounded) && l.Gathers > 0 {
+				gathered++
+			}
+		}
+		if cc.Loop != experiment.LoopNames[i] || cc.Cost != r.Costs[i].Cost || cc.Paper != []float64{20, 32}[i] || cc.Gathered != gathered ||
+			cc.Exceeded != (cc.DatasetsOver > 0) || cc.IterationExceeded != (cc.Over > 0) || cc.Over > cc.Gathered ||
+			cc.Datasets > 4 || cc.DatasetsOver > cc.Datasets || (cc.Datasets > 0) != (gathered > 0) {
+			t.Fatalf("cost check %d: %+v (%d frames gathered)", i, cc, gathered)
+		}
+	}
+}
+
+// checkBalancedSet: whether LB balanced the balanced set, counted from
+// its frames.
+func checkBalancedSet(t *testing.T, r *experiment.Report) {
+	t.Helper()
+	bs := r.Summary.BalancedSet
+	balanced, gathers := 0, 0
+	for _, v := range r.Params.Views {
+		fr := r.Frame(balancedSet, v, 0, balancer.CostEffective)
+		if fr.Scan.Balances+fr.Z.Balances > 0 {
+			balanced++
+		}
+		gathers += fr.Scan.Gathers + fr.Z.Gathers
+	}
+	if bs.Frames != 2 || bs.FramesBalanced != balanced || len(bs.Balanced) != balanced || bs.Gathers != gathers {
+		t.Fatalf("balanced set: %+v; want %d of 2 frames balanced, %d gathers", bs, balanced, gathers)
+	}
+}
+
+// checkFiles writes the report's files and checks them against it: the
+// images and plots decode, the CSV tables and paper.json hold the report's
+// numbers, paper.md its tables.
+func checkFiles(t *testing.T, r *experiment.Report, out string) {
+	t.Helper()
+	files, err := writeResults(out, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 14 || !slices.Equal(files, r.Files) {
+		t.Fatalf("wrote %v, report lists %v", files, r.Files)
+	}
+	for _, name := range files {
+		if filepath.Ext(name) != ".png" {
+			continue
+		}
 		f, err := os.Open(filepath.Join(out, name))
 		if err != nil {
 			t.Fatal(err)
@@ -90,20 +264,27 @@ func TestPaperReduced(t *testing.T) {
 			t.Fatalf("%s is %v, want 64x48", name, b)
 		}
 	}
-
-	// Table 1: both sets at both views, max >= avg.
-	t1 := readCSV(t, filepath.Join(out, "table1.csv"))
-	if len(t1) != 4 {
-		t.Fatalf("table1.csv has %d rows, want 4", len(t1))
-	}
-	for _, r := range t1 {
-		if num(t, r, "scan_max") < num(t, r, "scan_avg") || num(t, r, "zbuffer_max") < num(t, r, "zbuffer_avg") || num(t, r, "scan_max") < 1 {
-			t.Fatalf("table1.csv: implausible workloads %v", r)
+	for i, name := range []string{"table2.csv", "table3.csv"} {
+		rows := readCSV(t, filepath.Join(out, name))
+		if len(rows) != 6 {
+			t.Fatalf("%s has %d rows, want 6", name, len(rows))
+		}
+		for k, row := range rows {
+			fj := r.Frames[6*i+k]
+			if row["set"] != fj.Set || row["view"] != fj.View || row["policy"] != fj.Policy || row["gpu_ms_median"] != fnum(fj.GPUMs) ||
+				row["scan_iterations"] != strconv.Itoa(fj.Scan.Iterations) || row["zbuffer_passes"] != strconv.Itoa(fj.Z.Passes) {
+				t.Fatalf("%s row %v disagrees with the report's %+v", name, row, fj)
+			}
 		}
 	}
-
-	// Tables 2 and 3: one row per view and policy.
-	var js paperReport
+	if n := len(readCSV(t, filepath.Join(out, "table4.csv"))); n != 6+btoi(r.Table4.IDPassSolve != nil) {
+		t.Fatalf("table4.csv has %d rows", n)
+	}
+	costs := readCSV(t, filepath.Join(out, "costs.csv"))
+	if len(costs) != 2 || costs[1]["paper_cost"] != "32" || costs[0]["max_dataset_cost"] != fnum(r.CostCheck[0].DatasetCost) {
+		t.Fatalf("costs.csv: %v", costs)
+	}
+	var js experiment.Report
 	data, err := os.ReadFile(filepath.Join(out, "paper.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -111,304 +292,76 @@ func TestPaperReduced(t *testing.T) {
 	if err := json.Unmarshal(data, &js); err != nil {
 		t.Fatalf("paper.json: %v", err)
 	}
-	jsFrames := map[string]frameJSON{}
-	for _, fr := range js.Frames {
-		jsFrames[fr.Set+fr.View+fr.Policy] = fr
-	}
-	for i, name := range []string{"table2.csv", "table3.csv"} {
-		rows := readCSV(t, filepath.Join(out, name))
-		if len(rows) != 6 {
-			t.Fatalf("%s has %d rows, want 2 views x 3 policies", name, len(rows))
-		}
-		byPolicy := map[string]map[string]map[string]string{}
-		for _, r := range rows {
-			if r["set"] != setNames[i] || r["lanes"] != "all" || r["same_image"] != "true" {
-				t.Fatalf("%s: row %v", name, r)
-			}
-			if num(t, r, "gpu_ms_median") <= 0 || num(t, r, "wall_ms_median") <= 0 || num(t, r, "reps") != 1 {
-				t.Fatalf("%s: no timing in %v", name, r)
-			}
-			fj, ok := jsFrames[r["set"]+r["view"]+r["policy"]]
-			if !ok || strconv.FormatFloat(fj.GPUMs, 'g', 6, 64) != r["gpu_ms_median"] || strconv.Itoa(fj.Scan.Iterations) != r["scan_iterations"] {
-				t.Fatalf("%s row %v disagrees with paper.json %+v", name, r, fj)
-			}
-			if byPolicy[r["view"]] == nil {
-				byPolicy[r["view"]] = map[string]map[string]string{}
-			}
-			byPolicy[r["view"]][r["policy"]] = r
-		}
-		for v, pol := range byPolicy {
-			or, lb, bd := pol["Never"], pol["CostEffective"], pol["Bounded"]
-			if or == nil || lb == nil || bd == nil {
-				t.Fatalf("%s at %s lacks a policy: %v", name, v, pol)
-			}
-			if or["speedup_over_or"] != "1" || or["scan_balances"] != "0" || or["scan_gathers"] != "0" || or["zbuffer_balances"] != "0" {
-				t.Fatalf("%s: OR balanced or gathered at %s: %v", name, v, or)
-			}
-			// Bounded makes exactly CostEffective's decisions.
-			for _, k := range []string{"scan_iterations", "scan_balances", "zbuffer_iterations", "zbuffer_balances"} {
-				if lb[k] != bd[k] {
-					t.Fatalf("%s at %s: %s is %s for LB, %s for Bounded", name, v, k, lb[k], bd[k])
-				}
-			}
-			// Balancing only ever shortens a loop.
-			for _, loop := range []string{"scan", "zbuffer"} {
-				if num(t, lb, loop+"_iterations") > num(t, or, loop+"_iterations") {
-					t.Fatalf("%s at %s: LB ran %s iterations of %s, OR %s", name, v, lb[loop+"_iterations"], loop, or[loop+"_iterations"])
-				}
-				if num(t, lb, loop+"_balances") > 0 && num(t, lb, loop+"_iterations") == num(t, or, loop+"_iterations") {
-					t.Fatalf("%s at %s: LB balanced %s without saving an iteration", name, v, loop)
-				}
-			}
-		}
-	}
-
-	// Table 4 and the costs.
-	t4 := readCSV(t, filepath.Join(out, "table4.csv"))
-	if len(t4) != 6 {
-		t.Fatalf("table4.csv has %d rows, want 2 loops x 3 phases", len(t4))
-	}
-	for _, r := range t4 {
-		if n := num(t, r, "n"); n > 0 && !(num(t, r, "min_ms") <= num(t, r, "avg_ms") && num(t, r, "avg_ms") <= num(t, r, "max_ms")) {
-			t.Fatalf("table4.csv: min <= avg <= max fails: %v", r)
-		}
-	}
-	costsCSV := readCSV(t, filepath.Join(out, "costs.csv"))
-	if len(costsCSV) != 2 || num(t, costsCSV[0], "cost_iterations") <= 0 || costsCSV[1]["paper_cost"] != "32" {
-		t.Fatalf("costs.csv: %v", costsCSV)
+	if !reflect.DeepEqual(js.Frames, r.Frames) || !reflect.DeepEqual(js.CostCheck, r.CostCheck) || !reflect.DeepEqual(js.Table1, r.Table1) ||
+		!reflect.DeepEqual(js.Summary, r.Summary) || !reflect.DeepEqual(js.Files, r.Files) {
+		t.Fatalf("paper.json does not hold the report")
 	}
 	md, err := os.ReadFile(filepath.Join(out, "paper.md"))
 	if err != nil || !bytes.Contains(md, []byte("### Table 2: rendering the unbalanced set")) || !bytes.Contains(md, []byte("| :--- |")) {
 		t.Fatalf("paper.md: %v\n%s", err, md)
 	}
-
-	if !js.Images.Identical || js.Images.Compared != 12 || js.Images.Images != 4 || js.Meta.Renderer == "" || js.Meta.Date == "" ||
-		js.Params.Width != 64 || js.Params.Views[1] != "M(45,45)" || len(js.Frames) != 12 || len(js.Files) != 14 {
-		t.Fatalf("paper.json: images %+v, meta %+v, params %+v, %d frames, files %v", js.Images, js.Meta, js.Params, len(js.Frames), js.Files)
-	}
-	for _, cc := range js.CostCheck {
-		if cc.Exceeded != (cc.Over > 0) || cc.Over > cc.Gathered {
-			t.Fatalf("paper.json: inconsistent cost check %+v", cc)
-		}
-	}
-
-	// The calibration was saved; a second run reads it.
-	c, err := balancer.LoadCalibration(cal)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.Lookup(js.Meta.Renderer, "scan conversion"); err != nil {
-		t.Fatal(err)
-	}
-	buf.Reset()
-	args[len(args)-3] = "" // -out ""
-	if err := run(args, &buf); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(buf.String(), "costs from "+cal) || strings.Contains(buf.String(), "wrote") {
-		t.Fatalf("the second run did not read the calibration, or wrote files:\n%s", buf.String())
-	}
 }
 
-func TestRenderAndCalibrate(t *testing.T) {
-	gputest.Context(t)
-	dir := t.TempDir()
-	cal := filepath.Join(dir, "cal.json")
-	var buf bytes.Buffer
-	if err := run([]string{"calibrate", "-res", "20", "-width", "64", "-height", "64", "-views", "(0,0),(45,45)", "-lanes", "all", "-reps", "1", "-calibration", cal}, &buf); err != nil {
-		t.Fatalf("%v\n%s", err, buf.String())
+func btoi(b bool) int {
+	if b {
+		return 1
 	}
-	// The calibration's numbers: cost, the paper's, the phases, the runs
-	// (one a view) and the longest run.
-	if !regexp.MustCompile(`(?m)^scan conversion\s+[\d.]+\s+20\s+[\d.]+ [mu]?s\s+[\d.]+ [mu]?s\s+[\d.]+ [mu]?s\s+2\s+\d+$`).MatchString(buf.String()) ||
-		!strings.Contains(buf.String(), "saved under") || !strings.Contains(buf.String(), "after 1 warm-up frames") {
-		t.Fatalf("calibrate output:\n%s", buf.String())
-	}
-	c, err := balancer.LoadCalibration(cal)
-	if err != nil {
-		t.Fatal(err)
-	}
-	renderer := gputest.Context(t).Caps().Renderer
-	for _, loop := range loopNames {
-		lc, err := c.Lookup(renderer, loop)
-		if err != nil {
-			t.Fatalf("%v\n%s", err, buf.String())
-		}
-		if lc.CostIterations <= lc.Margin || lc.Runs < 1 || lc.MinSolveNs <= 0 {
-			t.Fatalf("%s: implausible calibration %+v", loop, lc)
-		}
-	}
-
-	buf.Reset()
-	out := filepath.Join(dir, "img")
-	if err := run([]string{"render", "-res", "20", "-width", "64", "-height", "64", "-views", "M(0,0)", "-lanes", "all", "-reps", "1", "-warmup", "0",
-		"-calibration", cal, "-out", out}, &buf); err != nil {
-		t.Fatalf("%v\n%s", err, buf.String())
-	}
-	s := buf.String()
-	if !strings.Contains(s, "costs from "+cal) || !strings.Contains(s, "every policy and Lanes value drew the same image") {
-		t.Fatalf("render output:\n%s", s)
-	}
-	// A row per policy and the GL pipeline's, per set.
-	for _, r := range []string{"OR", "LB", "Bounded"} {
-		if n := len(regexp.MustCompile(`(?m)^.{0,30}\s`+r+`\s+all\s+[\d.]+\s+[\d.]+\s+\d+%\s+\d+\s+\d+\s+\d+\s+\d+\s*$`).FindAllString(s, -1)); n != 2 {
-			t.Fatalf("%d rows for %s, want 2:\n%s", n, r, s)
-		}
-	}
-	agree := regexp.MustCompile(`GL pipeline\s+[\d.]+\s+[\d.]+\s+\d+%\s+([\d.]+)%`).FindAllStringSubmatch(s, -1)
-	if len(agree) != 2 {
-		t.Fatalf("no GL pipeline rows:\n%s", s)
-	}
-	for _, a := range agree {
-		if v, _ := strconv.ParseFloat(a[1], 64); v < 99 {
-			t.Fatalf("primitive ids agree with the GL pipeline on %s%% of covered pixels, want >= 99%%:\n%s", a[1], s)
-		}
-	}
-	// Run-time failures name the flag and value.
-	for _, c := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"paper", "-res", "16", "-iso", "50", "-out", "", "-calibration", cal}, `invalid value "50" for flag -iso: the surface of perforator 16^3 is empty there`},
-		{[]string{"render", "-volume", filepath.Join(dir, "none.nii.gz"), "-calibration", cal}, `invalid value "` + filepath.Join(dir, "none.nii.gz") + `" for flag -volume: no such file`},
-	} {
-		if err := run(c.args, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%v: got %v, want an error containing %q", c.args, err, c.want)
-		}
-	}
-	for _, name := range []string{"image-unbalanced-M0-0.png", "image-balanced-M0-0.png"} {
-		f, err := os.Open(filepath.Join(out, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := png.Decode(f); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		f.Close()
-	}
-}
-
-func TestExperimentFlagErrors(t *testing.T) {
-	for _, c := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"paper", "-views", "(1,1)"}, `invalid value "(1,1)" for flag -views: no view "(1,1)"`},
-		{[]string{"paper", "-views", "(0,0),(0,0)"}, "given twice"},
-		{[]string{"paper", "-lanes", "64,x"}, `invalid value "64,x" for flag -lanes: "x" is neither`},
-		{[]string{"paper", "-lanes", "0"}, `"0" is neither`},
-		{[]string{"paper", "-policies", "Never,Bounded"}, `invalid value "Never,Bounded" for flag -policies: the experiment compares Never (OR) with CostEffective (LB)`},
-		{[]string{"render", "-policies", "Never,Sometimes"}, `unknown policy "Sometimes"`},
-		{[]string{"paper", "-res", "1"}, `invalid value "1" for flag -res: want a grid`},
-		{[]string{"paper", "-res", "0"}, `invalid value "0" for flag -res: want a grid`},
-		{[]string{"paper", "-res", "-3"}, `invalid value "-3" for flag -res: want an integer, 0 or more`},
-		{[]string{"calibrate", "-width", "0"}, `invalid value "0" for flag -width: want an integer in 1..`},
-		{[]string{"paper", "-height", "100000"}, `invalid value "100000" for flag -height`},
-		{[]string{"paper", "-reps", "0"}, `invalid value "0" for flag -reps: want an integer in 1..`},
-		{[]string{"paper", "-warmup", "-1"}, `invalid value "-1" for flag -warmup`},
-		{[]string{"paper", "-reduction", "0"}, `invalid value "0" for flag -reduction`},
-		{[]string{"paper", "-field", "cube"}, `invalid value "cube" for flag -field: no such built-in field`},
-		{[]string{"paper", "-field", "sphere", "-volume", "x.nii"}, "-volume and -field exclude each other"},
-		{[]string{"paper", "-margin", "-2"}, `invalid value "-2" for flag -margin`},
-		{[]string{"paper", "-margin", "Inf"}, `invalid value "Inf" for flag -margin`},
-		{[]string{"render", "-iso", "NaN"}, `invalid value "NaN" for flag -iso: want a finite number`},
-		{[]string{"render", "-iso", "1e39"}, `invalid value "1e39" for flag -iso: want a finite number within`},
-		{[]string{"render", "-iso", "-inf"}, `invalid value "-inf" for flag -iso`},
-		{[]string{"render", "-iso", "1e400"}, `invalid value "1e400" for flag -iso: out of range`},
-		{[]string{"render", "-width", "9223372036854775808"}, `invalid value "9223372036854775808" for flag -width`},
-		{[]string{"render", "-mesh", "a.ply", "-volume", "b.nii"}, "-mesh and -volume exclude each other"},
-		{[]string{"render", "-mesh", "a.ply", "-iso", "3"}, "-mesh and -iso exclude each other"},
-		{[]string{"render", "-calibration", ""}, `invalid value "" for flag -calibration`},
-		{[]string{"paper", "extra"}, `unexpected argument "extra"`},
-		{[]string{"render", "-bogus"}, "flag provided but not defined: -bogus"},
-	} {
-		var buf bytes.Buffer
-		err := run(c.args, &buf)
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%v: got %v, want an error containing %q", c.args, err, c.want)
-		}
-	}
-}
-
-func TestParseViewsAndLanes(t *testing.T) {
-	vs, err := parseViews(" (0,0), M(45, 45),M(0,0)")
-	if err != nil || len(vs) != 3 || vs[0].Name != "(0,0)" || vs[1].Name != "M(45,45)" || vs[2].Magnification != 3 {
-		t.Fatalf("parseViews: %v %v", vs, err)
-	}
-	if vs, err := parseViews("all"); err != nil || len(vs) != 4 {
-		t.Fatalf("parseViews(all): %v %v", vs, err)
-	}
-	if ls, err := parseLanes("512, all,8192"); err != nil || len(ls) != 3 || ls[0] != 512 || ls[1] != 0 || ls[2] != 8192 {
-		t.Fatalf("parseLanes: %v %v", ls, err)
-	}
-	if slug("M(45,45)") != "M45-45" || slug("(0,0)") != "0-0" {
-		t.Fatal("slug")
-	}
-	if countDiffer([]uint32{1, 2, 3}, []uint32{4, 5, 6}, []uint32{1, 2, 9}, []uint32{4, 0, 6}) != 2 {
-		t.Fatal("countDiffer")
-	}
+	return 0
 }
 
 // A calibration file whose costs exceed every loop of the run (stale, or
 // measured under load) makes LB and Bounded run as Figure 1; the report
-// says so with the numbers instead of printing speedups of 1.0x as if
-// they were the paper's result.
+// says so, with the numbers, instead of speedups of 1.0x as if they were
+// the paper's result.
 func TestPaperWarnsOfACostThatCannotPay(t *testing.T) {
 	gputest.Context(t)
-	dir := t.TempDir()
-	out, cal := filepath.Join(dir, "results"), filepath.Join(dir, "cal.json")
-	args := []string{"paper", "-res", "20", "-width", "64", "-height", "48", "-views", "M(45,45)", "-lanes", "all",
-		"-reps", "1", "-warmup", "0", "-out", out, "-calibration", cal}
-	report := func() (string, paperReport) {
-		var buf bytes.Buffer
-		if err := run(args, &buf); err != nil {
-			t.Fatalf("%v\n%s", err, buf.String())
-		}
-		var js paperReport
-		data, err := os.ReadFile(filepath.Join(out, "paper.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := json.Unmarshal(data, &js); err != nil {
-			t.Fatal(err)
-		}
-		return buf.String(), js
-	}
-	// A fresh calibration may itself exceed loops this short: only the
-	// raised costs below are certain to.
-	report()
-	// The file's costs, raised far above any loop of the run.
-	var file map[string]any
-	data, err := os.ReadFile(cal)
+	cal := filepath.Join(t.TempDir(), "cal.json")
+	renderer := gputest.Context(t).Caps().Renderer
+	c, err := balancer.LoadCalibration(cal)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := json.Unmarshal(data, &file); err != nil {
+	for _, loop := range experiment.LoopNames {
+		c.Set(renderer, loop, balancer.LoopCost{CostIterations: 1e5, MaxGatherNs: 1, MinSolveNs: 1, Margin: 1, Runs: 1})
+	}
+	if err := c.Save(); err != nil {
 		t.Fatal(err)
 	}
-	raised := 0
-	for _, loops := range file["renderers"].(map[string]any) {
-		for _, lc := range loops.(map[string]any) {
-			lc.(map[string]any)["costIterations"] = 1e5
-			raised++
+	r := paperReport(t, "-res", "20", "-width", "64", "-height", "48", "-views", "M(45,45)", "-lanes", "all",
+		"-reps", "1", "-warmup", "0", "-out", "", "-calibration", cal)
+	var longest [2]uint32
+	for _, row := range r.Table1 {
+		longest[0], longest[1] = max(longest[0], row.ScanMax), max(longest[1], row.ZMax)
+	}
+	for i, cc := range r.CostCheck {
+		if !cc.CannotPay || cc.Cost != 1e5 || cc.Longest == 0 || cc.Longest != longest[i] {
+			t.Fatalf("cost check %d: %+v, want the cost 1e5 flagged above the longest loop, %d", i, cc, longest[i])
 		}
 	}
-	if raised != 2 {
-		t.Fatalf("raised %d costs in %s, want 2", raised, data)
-	}
-	if data, err = json.Marshal(file); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(cal, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	s, js := report()
-	for i, cc := range js.CostCheck {
-		if !cc.CannotPay || cc.Cost != 1e5 || cc.Longest == 0 {
-			t.Fatalf("cost check %d: %+v, want the cost 1e5 flagged above the longest loop", i, cc)
+	for _, fr := range r.Runs() {
+		if fr.Scan.Balances+fr.Z.Balances != 0 {
+			t.Fatalf("%v balanced at a cost of 1e5: %+v", fr.Policy, fr.Scan.Stats)
 		}
 	}
-	if n := strings.Count(s, "WARNING: the overestimate 100000.0 is at least this run's longest loop"); n != 2 {
-		t.Fatalf("%d warnings, want one a loop:\n%s", n, s)
+}
+
+// The printer prints every table of the report, then the balancer's
+// warnings.
+func TestPrintReport(t *testing.T) {
+	gputest.Context(t)
+	cal := filepath.Join(t.TempDir(), "cal.json")
+	r := paperReport(t, "-res", "12", "-width", "32", "-height", "32", "-views", "(0,0)", "-lanes", "all",
+		"-reps", "1", "-warmup", "0", "-out", "", "-calibration", cal)
+	r.Warnings = append(r.Warnings, "a warning of the balancer")
+	var b bytes.Buffer
+	printReport(&b, r)
+	s := b.String()
+	for _, tb := range reportTables(r) {
+		if !strings.Contains(s, tb.title+"\n") {
+			t.Fatalf("the output lacks %q:\n%s", tb.title, s)
+		}
+	}
+	if !strings.HasSuffix(s, "balancer warnings:\n  a warning of the balancer\n") {
+		t.Fatalf("the output does not end with the warnings:\n%s", s)
 	}
 }

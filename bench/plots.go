@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/dpgl/dpgl/balancer"
+	"github.com/dpgl/dpgl/bench/internal/experiment"
 )
 
 // policyColors: OR red, LB blue, Bounded green, Always grey.
@@ -68,40 +69,10 @@ func lanesTicks(lanes []int) plot.ConstantTicks {
 
 // writePlots draws frame time over Lanes per view (one file per set) and
 // the phase-time ranges of LB's loops.
-func (p *paperRun) writePlots(dir string) ([]string, error) {
+func writePlots(dir string, r *experiment.Report) ([]string, error) {
 	var files []string
-	f := p.f
 	for set := range setNames {
-		var plots []*plot.Plot
-		for _, v := range f.viewList {
-			pl := plot.New()
-			pl.Title.Text = fmt.Sprintf("%s set, %s", setNames[set], v.Name)
-			pl.X.Label.Text = "lanes"
-			pl.Y.Label.Text = "frame time (ms, GPU)"
-			pl.Y.Scale = plot.LogScale{}
-			pl.Y.Tick.Marker = logTicks{}
-			pl.X.Tick.Marker = lanesTicks(f.lanesList)
-			pl.X.Min, pl.X.Max = -0.3, float64(len(f.lanesList)-1)+0.3
-			pl.Legend.Top = true
-			for _, pol := range f.policyList {
-				xys := make(plotter.XYs, len(f.lanesList))
-				for i, l := range f.lanesList {
-					xys[i] = plotter.XY{X: float64(i), Y: positive(ms(p.frame(set, v.Name, l, pol).Time.Median))}
-				}
-				line, pts, err := plotter.NewLinePoints(xys)
-				if err != nil {
-					return files, err
-				}
-				c := policyColors[pol]
-				line.Color, pts.Color = c, c
-				line.Width = vg.Points(1.5)
-				pl.Add(line, pts)
-				pl.Legend.Add(policyLabel(pol), line, pts)
-			}
-			plots = append(plots, pl)
-		}
-		cols := min(2, len(plots))
-		png, err := tiles(plots, cols, vg.Points(float64(330*cols)), vg.Points(float64(260*((len(plots)+cols-1)/cols))))
+		png, err := timePlots(r, set)
 		if err != nil {
 			return files, fmt.Errorf("bench: plotting: %w", err)
 		}
@@ -109,65 +80,11 @@ func (p *paperRun) writePlots(dir string) ([]string, error) {
 			return files, err
 		}
 	}
-
-	// Phase times: per loop and phase, the distribution of LB's phase
-	// durations over all iterations of all views and repetitions, one box
-	// per Lanes value (median, quartiles, whiskers to 1.5 IQR, outliers).
 	var plots []*plot.Plot
-	phases := []string{"gather", "redistribute", "solve"}
 	for set := range setNames {
-		pl := plot.New()
-		pl.Title.Text = fmt.Sprintf("LB phase times, %s set", setNames[set])
-		pl.Y.Label.Text = "ms (GPU)"
-		pl.Y.Scale = plot.LogScale{}
-		pl.Y.Tick.Marker = logTicks{}
-		var ticks plot.ConstantTicks
-		for li, ln := range []string{"scan", "z-buffer"} {
-			for pi, ph := range phases {
-				ticks = append(ticks, plot.Tick{Value: float64(li*len(phases) + pi), Label: ln + "\n" + ph})
-			}
-		}
-		pl.X.Tick.Marker = ticks
-		pl.X.Min, pl.X.Max = -0.5, float64(2*len(phases))-0.5
-		pl.Legend.Top = true
-		n := len(f.lanesList)
-		width := vg.Points(40 / float64(max(n, 1)))
-		for k, l := range f.lanesList {
-			var agg [2]loopRun
-			for _, v := range f.viewList {
-				fr := p.frame(set, v.Name, l, balancer.CostEffective)
-				for i, lr := range []*loopRun{&fr.Scan, &fr.Z} {
-					agg[i].Gather.Merge(lr.Gather)
-					agg[i].Redistribute.Merge(lr.Redistribute)
-					agg[i].Solve.Merge(lr.Solve)
-				}
-			}
-			c := lanesColor(k, n)
-			drawn := false
-			for li := range agg {
-				for pi, t := range []balancer.PhaseTimes{agg[li].Gather, agg[li].Redistribute, agg[li].Solve} {
-					if len(t.All) == 0 {
-						continue
-					}
-					vals := make(plotter.Values, len(t.All))
-					for i, d := range t.All {
-						vals[i] = positive(ms(d))
-					}
-					// Lanes values side by side within a phase's slot.
-					x := float64(li*len(phases)+pi) + (float64(k)-float64(n-1)/2)*0.6/float64(max(n, 2))
-					b, err := plotter.NewBoxPlot(width, x, vals)
-					if err != nil {
-						return files, err
-					}
-					b.BoxStyle.Color, b.MedianStyle.Color, b.WhiskerStyle.Color = c, c, c
-					b.GlyphStyle.Color = c
-					pl.Add(b)
-					drawn = true
-				}
-			}
-			if drawn {
-				pl.Legend.Add("lanes "+lanesLabel(l), swatch(c))
-			}
+		pl, err := phasePlot(r, set)
+		if err != nil {
+			return files, fmt.Errorf("bench: plotting: %w", err)
 		}
 		plots = append(plots, pl)
 	}
@@ -179,6 +96,114 @@ func (p *paperRun) writePlots(dir string) ([]string, error) {
 		return files, err
 	}
 	return files, nil
+}
+
+// timePlots draws a set's frame time over the Lanes values, a plot per
+// view, a line per policy.
+func timePlots(r *experiment.Report, set int) ([]byte, error) {
+	var plots []*plot.Plot
+	lanes := r.Lanes()
+	for _, v := range r.Views() {
+		pl := plot.New()
+		pl.Title.Text = fmt.Sprintf("%s set, %s", setNames[set], v.Name)
+		pl.X.Label.Text = "lanes"
+		pl.Y.Label.Text = "frame time (ms, GPU)"
+		pl.Y.Scale = plot.LogScale{}
+		pl.Y.Tick.Marker = logTicks{}
+		pl.X.Tick.Marker = lanesTicks(lanes)
+		pl.X.Min, pl.X.Max = -0.3, float64(len(lanes)-1)+0.3
+		pl.Legend.Top = true
+		for _, pol := range r.Policies() {
+			xys := make(plotter.XYs, len(lanes))
+			for i, l := range lanes {
+				xys[i] = plotter.XY{X: float64(i), Y: positive(ms(r.Frame(set, v.Name, l, pol).Time.Median))}
+			}
+			line, pts, err := plotter.NewLinePoints(xys)
+			if err != nil {
+				return nil, err
+			}
+			c := policyColors[pol]
+			line.Color, pts.Color = c, c
+			line.Width = vg.Points(1.5)
+			pl.Add(line, pts)
+			pl.Legend.Add(policyLabel(pol), line, pts)
+		}
+		plots = append(plots, pl)
+	}
+	cols := min(2, len(plots))
+	return tiles(plots, cols, vg.Points(float64(330*cols)), vg.Points(float64(260*((len(plots)+cols-1)/cols))))
+}
+
+var phases = []string{"gather", "redistribute", "solve"}
+
+// phasePlot draws, per loop and phase, the distribution of LB's phase
+// durations on a set over all iterations of all views and repetitions,
+// one box per Lanes value (median, quartiles, whiskers to 1.5 IQR,
+// outliers).
+func phasePlot(r *experiment.Report, set int) (*plot.Plot, error) {
+	pl := plot.New()
+	pl.Title.Text = fmt.Sprintf("LB phase times, %s set", setNames[set])
+	pl.Y.Label.Text = "ms (GPU)"
+	pl.Y.Scale = plot.LogScale{}
+	pl.Y.Tick.Marker = logTicks{}
+	var ticks plot.ConstantTicks
+	for li, ln := range []string{"scan", "z-buffer"} {
+		for pi, ph := range phases {
+			ticks = append(ticks, plot.Tick{Value: float64(li*len(phases) + pi), Label: ln + "\n" + ph})
+		}
+	}
+	pl.X.Tick.Marker = ticks
+	pl.X.Min, pl.X.Max = -0.5, float64(2*len(phases))-0.5
+	pl.Legend.Top = true
+	n := len(r.Lanes())
+	for k, l := range r.Lanes() {
+		var agg [2][3]balancer.PhaseTimes // loop, phase
+		for _, v := range r.Views() {
+			fr := r.Frame(set, v.Name, l, balancer.CostEffective)
+			for i, lr := range []*experiment.LoopRun{&fr.Scan, &fr.Z} {
+				agg[i][0].Merge(lr.Gather)
+				agg[i][1].Merge(lr.Redistribute)
+				agg[i][2].Merge(lr.Solve)
+			}
+		}
+		c := lanesColor(k, n)
+		drawn, err := phaseBoxes(pl, agg, k, n, c)
+		if err != nil {
+			return nil, err
+		}
+		if drawn {
+			pl.Legend.Add("lanes "+lanesLabel(l), swatch(c))
+		}
+	}
+	return pl, nil
+}
+
+// phaseBoxes adds the boxes of the k-th of n Lanes values, side by side
+// within each phase's slot, and reports whether any had durations.
+func phaseBoxes(pl *plot.Plot, agg [2][3]balancer.PhaseTimes, k, n int, c color.RGBA) (bool, error) {
+	width := vg.Points(40 / float64(max(n, 1)))
+	drawn := false
+	for li := range agg {
+		for pi, t := range agg[li] {
+			if len(t.All) == 0 {
+				continue
+			}
+			vals := make(plotter.Values, len(t.All))
+			for i, d := range t.All {
+				vals[i] = positive(ms(d))
+			}
+			x := float64(li*len(phases)+pi) + (float64(k)-float64(n-1)/2)*0.6/float64(max(n, 2))
+			b, err := plotter.NewBoxPlot(width, x, vals)
+			if err != nil {
+				return drawn, err
+			}
+			b.BoxStyle.Color, b.MedianStyle.Color, b.WhiskerStyle.Color = c, c, c
+			b.GlyphStyle.Color = c
+			pl.Add(b)
+			drawn = true
+		}
+	}
+	return drawn, nil
 }
 
 // swatch is a legend entry filled with one colour.

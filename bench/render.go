@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dpgl/dpgl/bench/internal/experiment"
 	"github.com/dpgl/dpgl/rasterizer"
 	"github.com/dpgl/dpgl/rasterizer/view"
 )
@@ -22,28 +23,54 @@ var renderDefaults = expDefaults{
 	softRes: paperDefaults.softRes, softSize: paperDefaults.softSize, softWarmup: 0, softReps: 1, softLanes: "all",
 }
 
+const renderHelp = "Renders the balanced and unbalanced polygon sets of a dataset at the paper's views under each policy (and\n" +
+	"Lanes value), and prints the frame time (GPU timestamps, wall time beside), the iterations and balancing\n" +
+	"operations of both loops, and the GPU's own pipeline drawing the same triangles (its time, and the fraction of\n" +
+	"covered pixels whose primitive ids agree with ours). Checks that every policy draws the same image. With -out,\n" +
+	"writes one PNG per set and view. The costs come from -calibration, or are calibrated first."
+
 // hwResult is the hardware pipeline's frame of a set at a view.
 type hwResult struct {
 	Time  Stats
 	Agree float64 // fraction of covered pixels whose primitive ids equal the compute renderer's
 }
 
+// renderView is one set at one view: the compute renderer's frames under
+// each Lanes value and policy, and the GL pipeline's.
+type renderView struct {
+	Set    int
+	View   view.View
+	Frames [][]experiment.Frame // by Lanes value, then policy
+	HW     hwResult
+}
+
+// renderRun is what bench render measured.
+type renderRun struct {
+	Views    []renderView
+	Images   experiment.ImageCheck
+	Width    int
+	Height   int
+	Software bool
+	Costs    [2]experiment.LoopCost
+	Warnings []string // the balancer's
+}
+
 // measureHardware draws the set with the GPU's own pipeline (vertex and
 // fragment shaders, depth test) and compares its primitive ids with the
 // compute renderer's last frame, prims.
-func measureHardware(e *experiment, hw *rasterizer.HardwareRenderer, set int, v view.View, prims []uint32, warm, reps int) hwResult {
-	m := e.sets[set]
-	mvp := e.camera(v).MVP()
+func measureHardware(e *experiment.Experiment, hw *rasterizer.HardwareRenderer, set int, v view.View, prims []uint32, warm, reps int) hwResult {
+	m := e.Sets[set]
+	mvp := e.Camera(v).MVP()
 	for i := 0; i < warm; i++ {
 		hw.RenderMesh(m, &mvp)
 	}
-	e.c.Finish()
+	e.Context.Finish()
 	gpuTimes := make([]time.Duration, reps)
 	walls := make([]time.Duration, reps)
 	for i := 0; i < reps; i++ {
 		start := time.Now()
 		hw.RenderMesh(m, &mvp)
-		e.c.Finish()
+		e.Context.Finish()
 		walls[i] = time.Since(start)
 		gpuTimes[i] = hw.Timer().Elapsed()
 	}
@@ -53,98 +80,142 @@ func measureHardware(e *experiment, hw *rasterizer.HardwareRenderer, set int, v 
 func runRender(args []string, w io.Writer) error {
 	fs := flag.NewFlagSet("render", flag.ContinueOnError)
 	f := addExpFlags(fs, "render", renderDefaults)
-	fs.Usage = usageFor(fs, "render", "Renders the balanced and unbalanced polygon sets of a dataset at the paper's views under each policy (and\n"+
-		"Lanes value), and prints the frame time (GPU timestamps, wall time beside), the iterations and balancing\n"+
-		"operations of both loops, and the GPU's own pipeline drawing the same triangles (its time, and the fraction of\n"+
-		"covered pixels whose primitive ids agree with ours). Checks that every policy draws the same image. With -out,\n"+
-		"writes one PNG per set and view. The costs come from -calibration, or are calibrated first.")
+	fs.Usage = usageFor(fs, "render", renderHelp)
 	if err := parseExp(fs, f, args); err != nil {
 		return err
 	}
-	c, reduced, err := openExp(f, renderDefaults)
+	run, err := renderExperiment(f, w)
 	if err != nil {
 		return err
+	}
+	differ := printRender(w, run)
+	if f.out != "" {
+		if err := writeImages(f.out, f.viewList, run.Images.Pixels, run.Width, run.Height, w); err != nil {
+			return err
+		}
+	}
+	for _, m := range run.Warnings {
+		fmt.Fprintf(w, "%s\n", m)
+	}
+	if len(differ) > 0 {
+		return errors.New("bench render: the policies drew different images: the renderer is wrong")
+	}
+	return nil
+}
+
+// renderExperiment builds the dataset the flags name and measures it,
+// printing what it is about to do as it goes.
+func renderExperiment(f *expFlags, w io.Writer) (*renderRun, error) {
+	c, reduced, err := openExp(f, renderDefaults)
+	if err != nil {
+		return nil, err
 	}
 	defer c.Delete()
 	fmt.Fprintf(w, "render on %s (%s)\n", c.Caps().Renderer, c.Caps().Version)
 	printReductions(w, c.Caps().Renderer, reduced)
-	e, err := newExperiment(c, f)
+	e, err := openExperiment(c, f)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer e.delete()
-	fmt.Fprintf(w, "dataset: %s\n", e.describe())
-	pr := newProgress("render", calibrationSteps(f)+len(setNames)*len(f.viewList)*len(f.lanesList))
-	lc, notes, err := loadOrCalibrate(e, f, pr)
+	defer e.Delete()
+	fmt.Fprintf(w, "dataset: %s\n", e.Describe())
+	run, err := measureRender(e, f, w)
 	if err != nil {
-		pr.clear()
-		return err
+		return nil, err
 	}
-	cost := costs{Scan: lc[0].Cost, Z: lc[1].Cost}
+	run.Warnings = e.Warnings()
+	return run, nil
+}
+
+// measureRender takes the costs and renders every set, view, Lanes value
+// and policy, and the GL pipeline's frame of each set and view.
+func measureRender(e *experiment.Experiment, f *expFlags, w io.Writer) (*renderRun, error) {
+	cc := f.calibration()
+	pr := newProgress("render", cc.Steps()+len(setNames)*len(f.viewList)*len(f.lanesList))
+	defer pr.clear()
+	lc, notes, err := e.LoadOrCalibrate(&cc, pr.stepN)
+	if err != nil {
+		return nil, err
+	}
+	cost := experiment.Costs{Scan: lc[0].Cost, Z: lc[1].Cost}
 	vis := "32-bit visibility: the loop's depth pass, then an id pass by load-balancing search"
-	if e.r.Visibility64() {
+	if e.Renderer.Visibility64() {
 		vis = "64-bit visibility"
 	}
 	fmt.Fprintf(w, "image %dx%d (%s); lanes %s; median of %d after %d warm-up; costs %.1f (scan conversion), %.1f (z-buffer) iterations\n",
-		e.w, e.h, vis, f.lanes, f.reps, f.warmup, cost.Scan, cost.Z)
+		e.Width, e.Height, vis, f.lanes, f.reps, f.warmup, cost.Scan, cost.Z)
 	for _, n := range notes {
 		fmt.Fprintf(w, "  %s\n", n)
 	}
-	hw, err := rasterizer.NewHardwareRenderer(c, e.w, e.h)
+	hw, err := rasterizer.NewHardwareRenderer(e.Context, e.Width, e.Height)
 	if err != nil {
-		pr.clear()
-		return err
+		return nil, err
 	}
 	defer hw.Delete()
-	if err := e.warmUp(f.viewList[0], f.lanesList[0], cost); err != nil {
-		pr.clear()
-		return err
+	if err := e.WarmUp(f.viewList[0], f.lanesList[0], cost); err != nil {
+		return nil, err
 	}
-
-	t := &resultTable{header: []string{"set", "view", "renderer", "lanes", "GPU ms", "wall ms", "spread", "scan iterations", "balances", "z iterations", "balances", "ids agree"}, left: 4}
-	var ic imageCheck
-	var differ, setup []string
+	run := &renderRun{Width: e.Width, Height: e.Height, Software: e.Context.Caps().Software, Costs: lc}
 	for set := range setNames {
-		for vi, v := range f.viewList {
-			for li, lanes := range f.lanesList {
-				frs, err := e.measure(set, v, lanes, f.policyList, cost, f.warmup, f.reps, &ic)
+		for _, v := range f.viewList {
+			rv := renderView{Set: set, View: v}
+			for _, lanes := range f.lanesList {
+				frs, err := e.Measure(set, v, lanes, f.policyList, cost, f.warmup, f.reps, &run.Images)
 				if err != nil {
-					pr.clear()
-					return err
+					return nil, err
 				}
-				if li == 0 && len(frs) > 0 {
-					st := frs[0].Setup
-					setup = append(setup, fmt.Sprintf("%-10s %-8s %7d triangles in: %d outside the view (idle processors), %d clipped, %d of zero area, %d not finite (skipped); %d set up",
-						setNames[set], v.Name, st.Input, st.Outside, st.Clipped, st.ZeroArea, st.NonFinite, st.Output))
-				}
-				for i, fr := range frs {
-					setName, viewName := "", ""
-					if i == 0 && li == 0 {
-						viewName = v.Name
-						if vi == 0 {
-							setName = setNames[set]
-						}
-					}
-					t.add(setName, viewName, policyLabel(fr.Policy), lanesLabel(lanes), fmtMs(fr.Time.Median), fmtMs(fr.Time.Wall), fmt.Sprintf("%.0f%%", 100*fr.Time.Spread()),
-						fmt.Sprint(fr.Scan.Iterations), fmt.Sprint(fr.Scan.Balances), fmt.Sprint(fr.Z.Iterations), fmt.Sprint(fr.Z.Balances), "")
-					if !fr.Same {
-						differ = append(differ, fmt.Sprintf("%s set at %s, lanes %s, %v: %d pixels differ", setNames[set], v.Name, lanesLabel(lanes), fr.Policy, fr.Differ))
-					}
-				}
+				rv.Frames = append(rv.Frames, frs)
 				pr.step(fmt.Sprintf("%s %s lanes %s", setNames[set], v.Name, lanesLabel(lanes)))
 			}
 			// The GPU's pipeline against the compute renderer's last frame
 			// (all frames are equal, as checked).
-			h := measureHardware(e, hw, set, v, e.r.Prims(), f.warmup, f.reps)
-			t.add("", "", "GL pipeline", "", fmtMs(h.Time.Median), fmtMs(h.Time.Wall), fmt.Sprintf("%.0f%%", 100*h.Time.Spread()), "", "", "", "", fmt.Sprintf("%.2f%%", 100*h.Agree))
+			rv.HW = measureHardware(e, hw, set, v, e.Renderer.Prims(), f.warmup, f.reps)
+			run.Views = append(run.Views, rv)
 		}
 	}
-	pr.clear()
+	return run, nil
+}
+
+// printRender prints the table of frames, the set-up counts and the image
+// check, and returns the frames whose images differ.
+func printRender(w io.Writer, run *renderRun) (differ []string) {
+	t := &resultTable{header: []string{"set", "view", "renderer", "lanes", "GPU ms", "wall ms", "spread", "scan iterations", "balances", "z iterations", "balances", "ids agree"}, left: 4}
+	var setup []string
+	for vi, rv := range run.Views {
+		for li, frs := range rv.Frames {
+			if li == 0 && len(frs) > 0 {
+				st := frs[0].Setup
+				setup = append(setup, fmt.Sprintf("%-10s %-8s %7d triangles in: %d outside the view (idle processors), %d clipped, %d of zero area, %d not finite (skipped); %d set up",
+					setNames[rv.Set], rv.View.Name, st.Input, st.Outside, st.Clipped, st.ZeroArea, st.NonFinite, st.Output))
+			}
+			for i, fr := range frs {
+				setName, viewName := "", ""
+				if i == 0 && li == 0 {
+					viewName = rv.View.Name
+					if vi == 0 || run.Views[vi-1].Set != rv.Set {
+						setName = setNames[rv.Set]
+					}
+				}
+				t.add(setName, viewName, policyLabel(fr.Policy), lanesLabel(fr.Lanes), fmtMs(fr.Time.Median), fmtMs(fr.Time.Wall), fmt.Sprintf("%.0f%%", 100*fr.Time.Spread()),
+					fmt.Sprint(fr.Scan.Iterations), fmt.Sprint(fr.Scan.Balances), fmt.Sprint(fr.Z.Iterations), fmt.Sprint(fr.Z.Balances), "")
+				if !fr.Same {
+					differ = append(differ, fmt.Sprintf("%s set at %s, lanes %s, %v: %d pixels differ", setNames[rv.Set], rv.View.Name, lanesLabel(fr.Lanes), fr.Policy, fr.Differ))
+				}
+			}
+		}
+		h := rv.HW
+		t.add("", "", "GL pipeline", "", fmtMs(h.Time.Median), fmtMs(h.Time.Wall), fmt.Sprintf("%.0f%%", 100*h.Time.Spread()), "", "", "", "", fmt.Sprintf("%.2f%%", 100*h.Agree))
+	}
 	fmt.Fprintln(w)
 	t.writeText(w)
+	printRenderNotes(w, run.Software, setup, differ)
+	return differ
+}
+
+func printRenderNotes(w io.Writer, software bool, setup, differ []string) {
 	fmt.Fprintf(w, "  LB = CostEffective, OR = Never; GL pipeline = vertex + fragment shader with depth test into a framebuffer (rasterizer.HardwareRenderer);\n"+
 		"  ids agree: covered pixels with the same primitive id as the compute renderer (edges may differ by the fill convention)\n")
-	if c.Caps().Software {
+	if software {
 		fmt.Fprintf(w, "  (a software renderer defers a draw's rasterization past its timestamps: compare the GL pipeline's wall time)\n")
 	}
 	fmt.Fprintf(w, "transform, clip and set-up:\n  %s\n", strings.Join(setup, "\n  "))
@@ -153,25 +224,21 @@ func runRender(args []string, w io.Writer) error {
 	} else {
 		fmt.Fprintf(w, "every policy and Lanes value drew the same image and primitive ids\n")
 	}
-	if f.out != "" {
-		if err := os.MkdirAll(f.out, 0o755); err != nil {
-			return fmt.Errorf("bench render: -out %s: %w", f.out, err)
-		}
-		var files []string
-		for set := range setNames {
-			for _, v := range f.viewList {
-				if err := writePNG(f.out, imageName(setNames[set], v.Name), ic.pixels(set, v.Name), e.w, e.h, &files); err != nil {
-					return err
-				}
+}
+
+// writeImages writes one PNG per set and view to dir.
+func writeImages(dir string, views []view.View, pixels func(set int, view string) []uint32, width, height int, w io.Writer) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("bench render: -out %s: %w", dir, err)
+	}
+	var files []string
+	for set := range setNames {
+		for _, v := range views {
+			if err := writePNG(dir, imageName(setNames[set], v.Name), pixels(set, v.Name), width, height, &files); err != nil {
+				return err
 			}
 		}
-		fmt.Fprintf(w, "wrote %s to %s\n", strings.Join(files, ", "), f.out)
 	}
-	for _, m := range e.warnings.list() {
-		fmt.Fprintf(w, "%s\n", m)
-	}
-	if len(differ) > 0 {
-		return errors.New("bench render: the policies drew different images: the renderer is wrong")
-	}
+	fmt.Fprintf(w, "wrote %s to %s\n", strings.Join(files, ", "), dir)
 	return nil
 }
