@@ -76,7 +76,7 @@ func addExpFlags(fs *flag.FlagSet, cmd string, d expDefaults) *expFlags {
 	cliflag.Int(fs, &f.width, "width", 512, fmt.Sprintf("image width in pixels (the paper's 512; software renderer: %d)", d.softSize), 1, raster.MaxImageSize)
 	cliflag.Int(fs, &f.height, "height", 512, fmt.Sprintf("image height in pixels (the paper's 512; software renderer: %d)", d.softSize), 1, raster.MaxImageSize)
 	fs.BoolVar(&f.flat, "flat", false, "flat shading: one normal per triangle, so that a cube's faces stay flat (default: the surface's vertex normals)")
-	fs.StringVar(&f.views, "views", "all", "views, comma-separated, of "+strings.Join(viewNames(), " ")+`, or "all"`)
+	fs.StringVar(&f.views, "views", "all", "views, separated by commas (or semicolons or spaces) outside parentheses, of "+strings.Join(view.Names(), " ")+`, or "all"`)
 	fs.StringVar(&f.lanes, "lanes", d.lanes, fmt.Sprintf(`Lanes values to sweep, comma-separated: invocations running each loop's solution phase (the paper's physical processors); "all" = one per processor (software renderer: %s; the balancer raises Lanes there so that no lane takes more than 4096 processors, and the tables say what ran)`, d.softLanes))
 	fs.StringVar(&f.policies, "policies", d.policies, "balancer policies, comma-separated: Never (the paper's original renderer, OR), CostEffective (the paper's load balancing, LB), Bounded (CostEffective's decisions without its gathering cost on balanced data), Always")
 	fs.StringVar(&f.out, "out", d.out, "folder for the result files (tables as Markdown and CSV, JSON, PNG images and plots)")
@@ -130,7 +130,7 @@ func (f *expFlags) check() error {
 			return f.errorf("res", strconv.Itoa(f.res), "%v", err)
 		}
 	}
-	if f.viewList, err = parseViews(f.views); err != nil {
+	if f.viewList, err = view.ParseList(f.views); err != nil {
 		return f.errorf("views", f.views, "%v", err)
 	}
 	if f.lanesList, err = parseLanes(f.lanes); err != nil {
@@ -334,55 +334,6 @@ func fieldNames() []string {
 		out = append(out, f.Name)
 	}
 	return out
-}
-
-func viewNames() []string {
-	var out []string
-	for _, v := range view.Paper() {
-		out = append(out, v.Name)
-	}
-	return out
-}
-
-// parseViews reads view names separated by commas outside parentheses
-// ("(0,0),M(45,45)"), or "all".
-func parseViews(s string) ([]view.View, error) {
-	if strings.TrimSpace(s) == "all" {
-		return view.Paper(), nil
-	}
-	var out []view.View
-	depth, start := 0, 0
-	for i := 0; i <= len(s); i++ {
-		if i < len(s) {
-			switch s[i] {
-			case '(':
-				depth++
-				continue
-			case ')':
-				depth--
-				continue
-			case ',':
-				if depth > 0 {
-					continue
-				}
-			default:
-				continue
-			}
-		}
-		name := strings.ReplaceAll(strings.TrimSpace(s[start:i]), " ", "")
-		start = i + 1
-		v, err := view.ByName(name)
-		if err != nil {
-			return nil, fmt.Errorf("no view %q (have %s, or all)", name, strings.Join(viewNames(), " "))
-		}
-		for _, o := range out {
-			if o.Name == v.Name {
-				return nil, fmt.Errorf("view %s given twice", v.Name)
-			}
-		}
-		out = append(out, v)
-	}
-	return out, nil
 }
 
 // parseLanes reads Lanes values: positive numbers, or "all" (0).

@@ -106,8 +106,9 @@ func TestExperimentFlagErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"paper", "-views", "(1,1)"}, `invalid value "(1,1)" for flag -views: no view "(1,1)"`},
-		{[]string{"paper", "-views", "(0,0),(0,0)"}, "given twice"},
+		{[]string{"paper", "-views", "(1,1)"}, `invalid value "(1,1)" for flag -views: view: no view "(1,1)"`},
+		{[]string{"paper", "-views", "(0,0),(0,0)"}, `invalid value "(0,0),(0,0)" for flag -views: view: view (0,0) given twice`},
+		{[]string{"render", "-views", "M(45,45"}, `invalid value "M(45,45" for flag -views: view: "M(45,45": a '(' without its ')'`},
 		{[]string{"paper", "-lanes", "64,x"}, `invalid value "64,x" for flag -lanes: "x" is neither`},
 		{[]string{"paper", "-lanes", "0"}, `"0" is neither`},
 		{[]string{"paper", "-policies", "Never,Bounded"}, `invalid value "Never,Bounded" for flag -policies: the experiment compares Never (OR) with CostEffective (LB)`},
@@ -143,14 +144,7 @@ func TestExperimentFlagErrors(t *testing.T) {
 	}
 }
 
-func TestParseViewsAndLanes(t *testing.T) {
-	vs, err := parseViews(" (0,0), M(45, 45),M(0,0)")
-	if err != nil || len(vs) != 3 || vs[0].Name != "(0,0)" || vs[1].Name != "M(45,45)" || vs[2].Magnification != 3 {
-		t.Fatalf("parseViews: %v %v", vs, err)
-	}
-	if vs, err := parseViews("all"); err != nil || len(vs) != 4 {
-		t.Fatalf("parseViews(all): %v %v", vs, err)
-	}
+func TestParseLanes(t *testing.T) {
 	if ls, err := parseLanes("512, all,8192"); err != nil || len(ls) != 3 || ls[0] != 512 || ls[1] != 0 || ls[2] != 8192 {
 		t.Fatalf("parseLanes: %v %v", ls, err)
 	}

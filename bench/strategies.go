@@ -244,12 +244,9 @@ func stratCosts(c *gpu.Context, o *stratOpts) (scanCost, zCost float64, source s
 	if o.cost > 0 {
 		return o.cost, o.cost, "given with -cost"
 	}
-	cal, err := balancer.LoadCalibration(o.calPath)
-	if err == nil {
-		a, errA := cal.Lookup(c.Caps().Renderer, rasterizer.ScanConversionLoop)
-		b, errB := cal.Lookup(c.Caps().Renderer, rasterizer.ZBufferLoop)
-		if errA == nil && errB == nil {
-			return a.CostIterations, b.CostIterations, "calibrated, from " + o.calPath
+	if cal, err := balancer.LoadCalibration(o.calPath); err == nil {
+		if cs, err := rasterizer.LoadCosts(cal, c.Caps().Renderer); err == nil {
+			return cs.ScanConversion.CostIterations, cs.ZBuffer.CostIterations, "calibrated, from " + o.calPath
 		}
 	}
 	return balancer.DefaultCostIterations, balancer.DefaultCostIterations,
@@ -493,7 +490,7 @@ func runStrategies(args []string, w io.Writer) error {
 	o := &stratOpts{}
 	cliflag.Int(fs, &o.size, "size", 0, "image size, square (default: 512 on a GPU, 128 on a software renderer)", 0, raster.MaxImageSize)
 	cliflag.Int(fs, &o.res, "res", dataset.DefaultResolution, "the dataset's grid resolution (the default dataset at 128)", 2, math.MaxInt)
-	views := fs.String("views", "", "views, separated by spaces or semicolons, e.g. \"(0,0);M(45,45)\" (default: the paper's four)")
+	views := fs.String("views", "", "views, separated by semicolons, spaces or commas outside parentheses, e.g. \"(0,0);M(45,45)\", or \"all\" (default: the paper's four)")
 	sets := fs.String("sets", "balanced,unbalanced", "polygon sets: balanced, unbalanced")
 	configs := fs.String("strategies", "Never,Always,CostEffective,Bounded,RoundRobin,Random,WorkPool,LeftRightHandoff,Search",
 		"policies of the paper's loop and other strategies (Never first gives the speedups)")
@@ -522,14 +519,8 @@ func runStrategies(args []string, w io.Writer) error {
 	}
 	if *views == "" {
 		o.views = view.Paper()
-	} else {
-		for _, n := range strings.FieldsFunc(*views, func(r rune) bool { return r == ';' || r == ' ' }) {
-			v, err := view.ByName(n)
-			if err != nil {
-				return fmt.Errorf("bench strategies: %w", cliflag.Errorf("views", *views, "%v", err))
-			}
-			o.views = append(o.views, v)
-		}
+	} else if o.views, err = view.ParseList(*views); err != nil {
+		return fmt.Errorf("bench strategies: %w", cliflag.Errorf("views", *views, "%v", err))
 	}
 	for _, s := range strings.Split(*sets, ",") {
 		s = strings.TrimSpace(s)

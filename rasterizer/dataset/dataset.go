@@ -120,17 +120,31 @@ func New(name string, v *volume.Volume, iso float32, reduction int) (*Pair, erro
 	if p.Balanced, p.Extraction, err = isosurface.Extract(v, iso); err != nil {
 		return nil, fmt.Errorf("dataset: %s: %w", name, err)
 	}
-	if reduction == 1 || p.Balanced.Len() < reduction {
-		p.Unbalanced = p.Balanced
-	} else {
-		p.Unbalanced = isosurface.Decimate(p.Balanced, isosurface.DecimateOptions{TargetFaces: p.Balanced.Len() / reduction})
-		isosurface.SetFieldNormals(p.Unbalanced, v)
-	}
+	p.Unbalanced = Unbalance(p.Balanced, v, reduction)
 	var ok bool
 	if p.Lo, p.Hi, ok = p.Balanced.Bounds(); !ok {
 		p.Lo, p.Hi = v.Bounds()
 	}
 	return p, nil
+}
+
+// Unbalance makes the unbalanced set of a balanced one, as New and
+// FromMesh do: its quadric-error decimation to 1/reduction of its
+// triangles, with normals from v's gradient when v is not nil (a mesh's
+// pair has no field and keeps the decimation's normals). With reduction 1,
+// or fewer triangles than reduction, it is the balanced set itself.
+func Unbalance(balanced *mesh.Mesh, v *volume.Volume, reduction int) *mesh.Mesh {
+	if reduction < 1 {
+		panic(fmt.Sprintf("dataset: Unbalance: reduction %d, want >= 1", reduction))
+	}
+	if reduction == 1 || balanced.Len() < reduction {
+		return balanced
+	}
+	m := isosurface.Decimate(balanced, isosurface.DecimateOptions{TargetFaces: balanced.Len() / reduction})
+	if v != nil {
+		isosurface.SetFieldNormals(m, v)
+	}
+	return m
 }
 
 // Camera is the view fitted to the pair's bounds for a w×h image.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/dpgl/dpgl/rasterizer/isosurface"
 	"github.com/dpgl/dpgl/rasterizer/mesh"
 )
 
@@ -38,10 +37,7 @@ func FromMesh(name string, m *mesh.Mesh, reduction int) (*Pair, error) {
 		c.ComputeNormals()
 	}
 	m = &c
-	p := &Pair{Name: name, Balanced: m, Unbalanced: m, Frame: frame}
-	if reduction > 1 && m.Len() >= reduction {
-		p.Unbalanced = isosurface.Decimate(m, isosurface.DecimateOptions{TargetFaces: m.Len() / reduction})
-	}
+	p := &Pair{Name: name, Balanced: m, Unbalanced: Unbalance(m, nil, reduction), Frame: frame}
 	p.Lo, p.Hi, _ = m.Bounds()
 	return p, nil
 }

@@ -21,6 +21,8 @@ package view
 import (
 	"fmt"
 	"math"
+	"strings"
+	"unicode"
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/go-gl/mathgl/mgl64"
@@ -64,6 +66,80 @@ func ByName(name string) (View, error) {
 		names = append(names, v.Name)
 	}
 	return View{}, fmt.Errorf("view: no view %q (have %v)", name, names)
+}
+
+// ParseList reads a list of the paper's views by name, as bench's and the
+// viewer's flags take them: names separated by commas, semicolons or
+// spaces outside parentheses ("(0,0),M(45,45)", "(0,0);M(45,45)" and
+// "(0,0) M(45,45)" alike; spaces inside parentheses are ignored, so
+// "M(45, 45)" is M(45,45)), or "all" for Paper(). A name not of the
+// paper's views, a view given twice, unbalanced parentheses or no name at
+// all is an error that names it.
+func ParseList(s string) ([]View, error) {
+	if strings.TrimSpace(s) == "all" {
+		return Paper(), nil
+	}
+	names, err := splitNames(s)
+	if err != nil {
+		return nil, err
+	}
+	var out []View
+	for _, name := range names {
+		v, err := ByName(name)
+		if err != nil {
+			return nil, fmt.Errorf("view: no view %q (have %s, or all)", name, strings.Join(Names(), " "))
+		}
+		for _, o := range out {
+			if o.Name == v.Name {
+				return nil, fmt.Errorf("view: view %s given twice", v.Name)
+			}
+		}
+		out = append(out, v)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("view: no view named in %q (have %s, or all)", s, strings.Join(Names(), " "))
+	}
+	return out, nil
+}
+
+// splitNames splits s at commas, semicolons and spaces outside
+// parentheses, dropping the spaces inside them and empty names.
+func splitNames(s string) ([]string, error) {
+	var names []string
+	var cur strings.Builder
+	depth := 0
+	for _, r := range s + "," {
+		switch {
+		case r == '(':
+			depth++
+		case r == ')':
+			if depth--; depth < 0 {
+				return nil, fmt.Errorf("view: %q: a ')' without its '('", s)
+			}
+		case unicode.IsSpace(r) && depth > 0:
+			continue
+		case (r == ',' || r == ';' || unicode.IsSpace(r)) && depth == 0:
+			if cur.Len() > 0 {
+				names = append(names, cur.String())
+				cur.Reset()
+			}
+			continue
+		}
+		cur.WriteRune(r)
+	}
+	if depth > 0 {
+		return nil, fmt.Errorf("view: %q: a '(' without its ')'", s)
+	}
+	return names, nil
+}
+
+// Names are the names of the paper's views, in Table 1's order.
+func Names() []string {
+	var out []string
+	for _, v := range Paper() {
+		out = append(out, v.Name)
+	}
+	return out
 }
 
 // Camera is a model-view and a projection matrix (column-major, as mathgl's

@@ -321,13 +321,7 @@ func (s *Scene) startDecimation() {
 		if m == nil {
 			m = mesh.FromSoup(pos, nrm)
 		}
-		// As dataset.FromVolume: decimate unless there is too little.
-		if reduction > 1 && m.Len() >= reduction {
-			m = isosurface.Decimate(m, isosurface.DecimateOptions{TargetFaces: m.Len() / reduction})
-			if vol != nil { // a mesh's pair has no field: keep its normals
-				isosurface.SetFieldNormals(m, vol)
-			}
-		}
+		m = dataset.Unbalance(m, vol, reduction)
 		s.dec.mu.Lock()
 		s.dec.running, s.dec.result = false, m
 		s.dec.mu.Unlock()
