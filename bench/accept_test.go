@@ -146,12 +146,38 @@ func TestAcceptHostileFiles(t *testing.T) {
 // ends with a status other than 0 and a message naming the flag and the
 // value, before any work.
 func TestAcceptBadFlags(t *testing.T) {
+	n := 0
+	for cmd, fcs := range badFlags() {
+		for _, fc := range fcs {
+			for _, v := range fc.bad {
+				what := cmd + " -" + fc.flag + " " + strconv.Quote(v)
+				t.Run(what, func(t *testing.T) {
+					r := benchCmd(t, cmd, "-"+fc.flag, v)
+					hostile.Refused(t, what, r, "-"+fc.flag)
+					if v != "" && !strings.Contains(r.Stderr, v) {
+						t.Errorf("the message does not name the value:\n%s", r.Stderr)
+					}
+					if strings.Contains(r.Stdout, " on ") || strings.Contains(r.Stdout, "dataset:") {
+						t.Errorf("refused only after starting the work:\n%s", r.Stdout)
+					}
+				})
+				n++
+			}
+		}
+	}
+	t.Logf("%d bad flag values refused", n)
+}
+
+// flagCase is a flag and values of it that must be refused.
+type flagCase struct {
+	flag string
+	bad  []string
+}
+
+// badFlags are the bad values of each command's flags.
+func badFlags() map[string][]flagCase {
 	ints := []string{"NaN", "Inf", "1.5", "x", "", "99999999999999999999"}
 	floats := []string{"NaN", "nan", "Inf", "+Inf", "-Inf", "infinity", "1e400", "x", ""}
-	type flagCase struct {
-		flag string
-		bad  []string
-	}
 	exp := []flagCase{
 		{"res", append([]string{"-1", "1"}, ints...)},
 		{"reduction", append([]string{"0", "-1"}, ints...)},
@@ -223,26 +249,7 @@ func TestAcceptBadFlags(t *testing.T) {
 			{"reps", append([]string{"0"}, ints...)},
 		},
 	}
-	n := 0
-	for cmd, fcs := range cmds {
-		for _, fc := range fcs {
-			for _, v := range fc.bad {
-				what := cmd + " -" + fc.flag + " " + strconv.Quote(v)
-				t.Run(what, func(t *testing.T) {
-					r := benchCmd(t, cmd, "-"+fc.flag, v)
-					hostile.Refused(t, what, r, "-"+fc.flag)
-					if v != "" && !strings.Contains(r.Stderr, v) {
-						t.Errorf("the message does not name the value:\n%s", r.Stderr)
-					}
-					if strings.Contains(r.Stdout, " on ") || strings.Contains(r.Stdout, "dataset:") {
-						t.Errorf("refused only after starting the work:\n%s", r.Stdout)
-					}
-				})
-				n++
-			}
-		}
-	}
-	t.Logf("%d bad flag values refused", n)
+	return cmds
 }
 
 // TestAcceptOutCheckedFirst: an -out that cannot take the results is

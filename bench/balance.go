@@ -117,6 +117,41 @@ func ids(p int) []uint32 {
 	return out
 }
 
+// balanceCost is the cost for CostEffective and Bounded: -cost, or the
+// calibration file's for the synthetic loop, or calibrated now (and saved);
+// source says which.
+func balanceCost(c *gpu.Context, sl *synthLoop, o *balanceOpts, r *rand.Rand, w io.Writer) (cost float64, source string, err error) {
+	if o.cost != 0 {
+		return o.cost, "given with -cost", nil
+	}
+	cal, notes, err := experiment.OpenCalibration(o.calPath)
+	if err != nil {
+		return 0, "", err
+	}
+	for _, n := range notes {
+		fmt.Fprintln(w, n)
+	}
+	renderer := c.Caps().Renderer
+	lc, lerr := cal.Lookup(renderer, loopName(o.work))
+	if o.calibrate || lerr != nil {
+		if lc, err = calibrateSynthetic(sl, o, r); err != nil {
+			return 0, "", err
+		}
+		cal.Set(renderer, loopName(o.work), lc)
+		if err := cal.Save(); err != nil {
+			return 0, "", err
+		}
+		source = fmt.Sprintf("calibrated now (gather ≤ %v, redistribution ≤ %v, solution ≥ %v, +%g), saved to %s",
+			time.Duration(lc.MaxGatherNs), time.Duration(lc.MaxRedistributeNs), time.Duration(lc.MinSolveNs), lc.Margin, o.calPath)
+	} else {
+		source = fmt.Sprintf("calibrated %s, from %s", lc.Date, o.calPath)
+	}
+	if m := lc.Warning(); m != "" {
+		source += "; warning: " + m
+	}
+	return lc.CostIterations, source, nil
+}
+
 // measureBalance runs every workload kind under every policy.
 func measureBalance(c *gpu.Context, o *balanceOpts, w io.Writer) ([]balanceRow, error) {
 	s, err := scan.New(c)
@@ -133,34 +168,9 @@ func measureBalance(c *gpu.Context, o *balanceOpts, w io.Writer) ([]balanceRow, 
 	defer sl.delete()
 	r := rand.New(rand.NewPCG(o.seed, 0x5eed))
 
-	cost, source := o.cost, "given with -cost"
-	if cost == 0 {
-		cal, notes, err := experiment.OpenCalibration(o.calPath)
-		if err != nil {
-			return nil, err
-		}
-		for _, n := range notes {
-			fmt.Fprintln(w, n)
-		}
-		renderer := c.Caps().Renderer
-		lc, lerr := cal.Lookup(renderer, loopName(o.work))
-		if o.calibrate || lerr != nil {
-			if lc, err = calibrateSynthetic(sl, o, r); err != nil {
-				return nil, err
-			}
-			cal.Set(renderer, loopName(o.work), lc)
-			if err := cal.Save(); err != nil {
-				return nil, err
-			}
-			source = fmt.Sprintf("calibrated now (gather ≤ %v, redistribution ≤ %v, solution ≥ %v, +%g), saved to %s",
-				time.Duration(lc.MaxGatherNs), time.Duration(lc.MaxRedistributeNs), time.Duration(lc.MinSolveNs), lc.Margin, o.calPath)
-		} else {
-			source = fmt.Sprintf("calibrated %s, from %s", lc.Date, o.calPath)
-		}
-		if m := lc.Warning(); m != "" {
-			source += "; warning: " + m
-		}
-		cost = lc.CostIterations
+	cost, source, err := balanceCost(c, sl, o, r, w)
+	if err != nil {
+		return nil, err
 	}
 	fmt.Fprintf(w, "cost %.1f iterations (%s)\n\n", cost, source)
 

@@ -15,13 +15,10 @@ import (
 	"github.com/dpgl/dpgl/gpu/gputest"
 )
 
-// TestRenderAndCalibrate calibrates into a file, then renders with the
-// costs from it: every policy draws the same image, and the GL pipeline
-// the same primitive ids at nearly every covered pixel.
-func TestRenderAndCalibrate(t *testing.T) {
-	gputest.Context(t)
-	dir := t.TempDir()
-	cal := filepath.Join(dir, "cal.json")
+// calibrateInto runs bench calibrate at two views into the file cal and
+// checks what it saved.
+func calibrateInto(t *testing.T, cal string) *balancer.Calibration {
+	t.Helper()
 	if err := run([]string{"calibrate", "-res", "20", "-width", "64", "-height", "64", "-views", "(0,0),(45,45)", "-lanes", "all", "-reps", "1", "-calibration", cal}, io.Discard); err != nil {
 		t.Fatal(err)
 	}
@@ -40,6 +37,18 @@ func TestRenderAndCalibrate(t *testing.T) {
 			t.Fatalf("%s: implausible calibration %+v", loop, lc)
 		}
 	}
+	return c
+}
+
+// TestRenderAndCalibrate calibrates into a file, then renders with the
+// costs from it: every policy draws the same image, and the GL pipeline
+// the same primitive ids at nearly every covered pixel.
+func TestRenderAndCalibrate(t *testing.T) {
+	gputest.Context(t)
+	dir := t.TempDir()
+	cal := filepath.Join(dir, "cal.json")
+	c := calibrateInto(t, cal)
+	renderer := gputest.Context(t).Caps().Renderer
 
 	fs := flag.NewFlagSet("render", flag.ContinueOnError)
 	f := addExpFlags(fs, "render", renderDefaults)

@@ -214,6 +214,7 @@ type stratOpts struct {
 	sets         []string
 	configs      []stratConfig
 	graphs       []string
+	graphSpec    string // -graphs as given
 	cost         float64
 	lanes, chunk int
 	calPath      string
@@ -297,49 +298,11 @@ func stratRenderer(c *gpu.Context, s *scan.Scanner, o *stratOpts, w io.Writer, p
 				g.Delete()
 				return nil, err
 			}
-			var sCell, zCell stratCell
-			var sTimes, zTimes, walls []time.Duration
-			for rep := 0; rep < o.warmup+o.reps; rep++ {
-				var sT, zT time.Duration
-				var wall time.Duration
-				for vi, v := range o.views {
-					if rep < o.warmup && k > 0 && vi > 0 {
-						// The first configuration's warm-up sized every
-						// buffer; the others' need only build their kernels.
-						break
-					}
-					fs, err := r.Render(g, pair.Camera(v, o.size, o.size))
-					if err != nil {
-						g.Delete()
-						return nil, fmt.Errorf("bench strategies: %s, %s, %s: %w", set, v.Name, sc.name, err)
-					}
-					if rep < o.warmup {
-						continue // compiles the kernels' variants
-					}
-					sT += fs.ScanConversion.Time
-					zT += fs.ZBuffer.Time + fs.ZBufferIDs.Time
-					wall += fs.Wall
-					if rep == o.warmup {
-						sCell.account(&fs.ScanConversion)
-						zCell.account(&fs.ZBuffer)
-						if fs.ZBufferIDs.Tasks > 0 {
-							zCell.account(&fs.ZBufferIDs)
-						}
-						prims := r.Prims()
-						if want, ok := ref[v.Name]; !ok {
-							ref[v.Name] = prims
-						} else if !slices.Equal(prims, want) {
-							g.Delete()
-							return nil, fmt.Errorf("bench strategies: %s, view %s: %s drew another image than %s", set, v.Name, sc.name, o.configs[0].name)
-						}
-					}
-				}
-				if rep >= o.warmup {
-					sTimes, zTimes, walls = append(sTimes, sT), append(zTimes, zT), append(walls, wall)
-				}
+			sCell, zCell, err := stratFrames(r, g, pair, o, set, k, ref)
+			if err != nil {
+				g.Delete()
+				return nil, err
 			}
-			sCell.time = summarize(sTimes, slices.Clone(walls))
-			zCell.time = summarize(zTimes, walls)
 			scanRow.cells = append(scanRow.cells, sCell)
 			zRow.cells = append(zRow.cells, zCell)
 			pr.step(fmt.Sprintf("%s %s", set, o.configs[k].name))
@@ -348,6 +311,55 @@ func stratRenderer(c *gpu.Context, s *scan.Scanner, o *stratOpts, w io.Writer, p
 		rows = append(rows, scanRow, zRow)
 	}
 	return rows, nil
+}
+
+// stratFrames renders a set at every view under the k-th configuration,
+// warmup+reps times, and sums each loop's times over the views; the first
+// counted repetition's primitive ids must equal the first configuration's
+// (ref, by view).
+func stratFrames(r *rasterizer.Renderer, g *mesh.GPU, pair *dataset.Pair, o *stratOpts, set string, k int, ref map[string][]uint32) (sCell, zCell stratCell, err error) {
+	sc := o.configs[k]
+	var sTimes, zTimes, walls []time.Duration
+	for rep := 0; rep < o.warmup+o.reps; rep++ {
+		var sT, zT, wall time.Duration
+		for vi, v := range o.views {
+			if rep < o.warmup && k > 0 && vi > 0 {
+				// The first configuration's warm-up sized every
+				// buffer; the others' need only build their kernels.
+				break
+			}
+			fs, err := r.Render(g, pair.Camera(v, o.size, o.size))
+			if err != nil {
+				return sCell, zCell, fmt.Errorf("bench strategies: %s, %s, %s: %w", set, v.Name, sc.name, err)
+			}
+			if rep < o.warmup {
+				continue // compiles the kernels' variants
+			}
+			sT += fs.ScanConversion.Time
+			zT += fs.ZBuffer.Time + fs.ZBufferIDs.Time
+			wall += fs.Wall
+			if rep > o.warmup {
+				continue
+			}
+			sCell.account(&fs.ScanConversion)
+			zCell.account(&fs.ZBuffer)
+			if fs.ZBufferIDs.Tasks > 0 {
+				zCell.account(&fs.ZBufferIDs)
+			}
+			prims := r.Prims()
+			if want, ok := ref[v.Name]; !ok {
+				ref[v.Name] = prims
+			} else if !slices.Equal(prims, want) {
+				return sCell, zCell, fmt.Errorf("bench strategies: %s, view %s: %s drew another image than %s", set, v.Name, sc.name, o.configs[0].name)
+			}
+		}
+		if rep >= o.warmup {
+			sTimes, zTimes, walls = append(sTimes, sT), append(zTimes, zT), append(walls, wall)
+		}
+	}
+	sCell.time = summarize(sTimes, slices.Clone(walls))
+	zCell.time = summarize(zTimes, walls)
+	return sCell, zCell, nil
 }
 
 func stratViewNames(vs []view.View) string {
@@ -486,84 +498,17 @@ func printStrategies(w io.Writer, rows []stratRow, configs []stratConfig, verbos
 }
 
 func runStrategies(args []string, w io.Writer) error {
-	fs := flag.NewFlagSet("strategies", flag.ContinueOnError)
-	o := &stratOpts{}
-	cliflag.Int(fs, &o.size, "size", 0, "image size, square (default: 512 on a GPU, 128 on a software renderer)", 0, raster.MaxImageSize)
-	cliflag.Int(fs, &o.res, "res", dataset.DefaultResolution, "the dataset's grid resolution (the default dataset at 128)", 2, math.MaxInt)
-	views := fs.String("views", "", "views, separated by semicolons, spaces or commas outside parentheses, e.g. \"(0,0);M(45,45)\", or \"all\" (default: the paper's four)")
-	sets := fs.String("sets", "balanced,unbalanced", "polygon sets: balanced, unbalanced")
-	configs := fs.String("strategies", "Never,Always,CostEffective,Bounded,RoundRobin,Random,WorkPool,LeftRightHandoff,Search",
-		"policies of the paper's loop and other strategies (Never first gives the speedups)")
-	graphs := fs.String("graphs", "", "SSSP graphs: rmat:SCALE:EDGEFACTOR, grid:WxH, uniform:VERTICES:EDGES, FILE.gr (default: rmat:12:8,grid:48x48 on a software renderer, rmat:18:16,grid:512x512 on a GPU; \"none\" for none)")
-	cliflag.Int(fs, &o.lanes, "lanes", 0, "balancer.Config.Lanes of every loop (0: one per processor; the strategies raise it on a software renderer)", 0, math.MaxInt)
-	cliflag.Int(fs, &o.chunk, "chunk", 0, "balancer.Config.Chunk: WorkPool's tasks per grab, LeftRightHandoff's quota (0: the strategy's default)", 0, math.MaxInt)
-	cliflag.Float(fs, &o.cost, "cost", 0, "cost in iterations for CostEffective and Bounded (0: the renderer's calibration, else the default)", cliflag.NonNegative)
-	fs.StringVar(&o.calPath, "calibration", balancer.DefaultCalibrationPath(), "the calibration file")
-	fs.Uint64Var(&o.seed, "seed", 1, "seed of the generated graphs")
-	fs.BoolVar(&o.verbose, "v", false, "also the wall time, balancing operations, and the lanes and chunks the strategies used")
-	cf := addCommonFlags(fs, 1, 1)
-	fs.Usage = usageFor(fs, "strategies", "Runs the renderer's two loops (scan conversion, z-buffer) on the default dataset's balanced and unbalanced\npolygon sets, and Moore's shortest paths on generated or DIMACS graphs, under each of the paper's policies and\neach other balancing strategy (balancer.Strategy): one table of the loops' GPU time (median over repetitions,\nsummed over the views), iterations of the solution phase, imbalance (critical path over the perfectly balanced\none) and the speedup over Never. Every frame must equal Never's and every distance Dijkstra's.")
-	if err := parseFlags(fs, args); err != nil {
+	o, err := parseStrategies(args)
+	if err != nil {
 		return err
-	}
-	o.warmup, o.reps = cf.warmup, cf.reps
-	var err error
-	if o.configs, err = stratParseConfigs(*configs); err != nil {
-		return err
-	}
-	for i := range o.configs {
-		o.configs[i].cfg.Lanes = o.lanes
-		if o.configs[i].cfg.Strategy == balancer.WorkPool || o.configs[i].cfg.Strategy == balancer.LeftRightHandoff {
-			o.configs[i].cfg.Chunk = o.chunk
-		}
-	}
-	if *views == "" {
-		o.views = view.Paper()
-	} else if o.views, err = view.ParseList(*views); err != nil {
-		return fmt.Errorf("bench strategies: %w", cliflag.Errorf("views", *views, "%v", err))
-	}
-	for _, s := range strings.Split(*sets, ",") {
-		s = strings.TrimSpace(s)
-		switch s {
-		case "balanced", "unbalanced":
-			o.sets = append(o.sets, s)
-		case "", "none":
-		default:
-			return fmt.Errorf("bench strategies: %w", cliflag.Errorf("sets", *sets, "unknown polygon set %q (want balanced, unbalanced or none)", s))
-		}
 	}
 	c, err := gpu.NewHeadless()
 	if err != nil {
 		return err
 	}
 	defer c.Delete()
-	soft := c.Caps().Software
-	if o.size == 0 {
-		o.size = 512
-		if soft {
-			o.size = 128
-		}
-	}
-	switch *graphs {
-	case "":
-		o.graphs = []string{"rmat:18:16", "grid:512x512"}
-		if soft {
-			o.graphs = []string{"rmat:12:8", "grid:48x48"}
-		}
-	case "none":
-	default:
-		o.graphs = strings.Split(*graphs, ",")
-	}
-	if len(o.sets) > 0 {
-		if err := volume.CheckGrid([3]int{o.res, o.res, o.res}); err != nil {
-			return fmt.Errorf("bench strategies: %w", cliflag.Errorf("res", strconv.Itoa(o.res), "%v", err))
-		}
-	}
-	// Every spec and file before the renderer's part, which takes minutes.
-	for _, g := range o.graphs {
-		if err := stratCheckGraph(g); err != nil {
-			return fmt.Errorf("bench strategies: %w", cliflag.Errorf("graphs", *graphs, "%v", err))
-		}
+	if err := o.fillDefaults(c.Caps().Software); err != nil {
+		return err
 	}
 	s, err := scan.New(c)
 	if err != nil {
@@ -574,11 +519,11 @@ func runStrategies(args []string, w io.Writer) error {
 	fmt.Fprintf(w, "strategies on %s, %s\n(GPU time: median of %d after %d warm-up, each loop's first phase to its last, host round trips included; iterations:\nof the solution phase, summed over views and rounds; imbalance: critical path over tasks/lanes, 1 = perfectly balanced)\n",
 		c.Caps().Renderer, time.Now().Format("2006-01-02"), o.reps, o.warmup)
 	pr := newProgress("strategies", len(o.configs)*(len(o.sets)+len(o.graphs)))
+	defer pr.clear()
 	var rows []stratRow
 	if len(o.sets) > 0 {
 		rr, err := stratRenderer(c, s, o, w, pr)
 		if err != nil {
-			pr.clear()
 			return err
 		}
 		rows = append(rows, rr...)
@@ -586,7 +531,6 @@ func runStrategies(args []string, w io.Writer) error {
 	if len(o.graphs) > 0 {
 		sr, err := stratSSSP(s, o, w, pr)
 		if err != nil {
-			pr.clear()
 			return err
 		}
 		rows = append(rows, sr...)
@@ -595,5 +539,92 @@ func runStrategies(args []string, w io.Writer) error {
 	fmt.Fprintln(w)
 	stratSpeedups(rows, o.configs)
 	printStrategies(w, rows, o.configs, o.verbose)
+	return nil
+}
+
+const strategiesHelp = "Runs the renderer's two loops (scan conversion, z-buffer) on the default dataset's balanced and unbalanced\npolygon sets, and Moore's shortest paths on generated or DIMACS graphs, under each of the paper's policies and\neach other balancing strategy (balancer.Strategy): one table of the loops' GPU time (median over repetitions,\nsummed over the views), iterations of the solution phase, imbalance (critical path over the perfectly balanced\none) and the speedup over Never. Every frame must equal Never's and every distance Dijkstra's."
+
+// parseStrategies reads the strategies command's flags and checks what
+// needs no GPU.
+func parseStrategies(args []string) (*stratOpts, error) {
+	fs := flag.NewFlagSet("strategies", flag.ContinueOnError)
+	o := &stratOpts{}
+	cliflag.Int(fs, &o.size, "size", 0, "image size, square (default: 512 on a GPU, 128 on a software renderer)", 0, raster.MaxImageSize)
+	cliflag.Int(fs, &o.res, "res", dataset.DefaultResolution, "the dataset's grid resolution (the default dataset at 128)", 2, math.MaxInt)
+	views := fs.String("views", "", "views, separated by semicolons, spaces or commas outside parentheses, e.g. \"(0,0);M(45,45)\", or \"all\" (default: the paper's four)")
+	sets := fs.String("sets", "balanced,unbalanced", "polygon sets: balanced, unbalanced")
+	configs := fs.String("strategies", "Never,Always,CostEffective,Bounded,RoundRobin,Random,WorkPool,LeftRightHandoff,Search",
+		"policies of the paper's loop and other strategies (Never first gives the speedups)")
+	fs.StringVar(&o.graphSpec, "graphs", "", "SSSP graphs: rmat:SCALE:EDGEFACTOR, grid:WxH, uniform:VERTICES:EDGES, FILE.gr (default: rmat:12:8,grid:48x48 on a software renderer, rmat:18:16,grid:512x512 on a GPU; \"none\" for none)")
+	cliflag.Int(fs, &o.lanes, "lanes", 0, "balancer.Config.Lanes of every loop (0: one per processor; the strategies raise it on a software renderer)", 0, math.MaxInt)
+	cliflag.Int(fs, &o.chunk, "chunk", 0, "balancer.Config.Chunk: WorkPool's tasks per grab, LeftRightHandoff's quota (0: the strategy's default)", 0, math.MaxInt)
+	cliflag.Float(fs, &o.cost, "cost", 0, "cost in iterations for CostEffective and Bounded (0: the renderer's calibration, else the default)", cliflag.NonNegative)
+	fs.StringVar(&o.calPath, "calibration", balancer.DefaultCalibrationPath(), "the calibration file")
+	fs.Uint64Var(&o.seed, "seed", 1, "seed of the generated graphs")
+	fs.BoolVar(&o.verbose, "v", false, "also the wall time, balancing operations, and the lanes and chunks the strategies used")
+	cf := addCommonFlags(fs, 1, 1)
+	fs.Usage = usageFor(fs, "strategies", strategiesHelp)
+	if err := parseFlags(fs, args); err != nil {
+		return nil, err
+	}
+	o.warmup, o.reps = cf.warmup, cf.reps
+	var err error
+	if o.configs, err = stratParseConfigs(*configs); err != nil {
+		return nil, err
+	}
+	for i := range o.configs {
+		o.configs[i].cfg.Lanes = o.lanes
+		if o.configs[i].cfg.Strategy == balancer.WorkPool || o.configs[i].cfg.Strategy == balancer.LeftRightHandoff {
+			o.configs[i].cfg.Chunk = o.chunk
+		}
+	}
+	if *views == "" {
+		o.views = view.Paper()
+	} else if o.views, err = view.ParseList(*views); err != nil {
+		return nil, fmt.Errorf("bench strategies: %w", cliflag.Errorf("views", *views, "%v", err))
+	}
+	for _, s := range strings.Split(*sets, ",") {
+		s = strings.TrimSpace(s)
+		switch s {
+		case "balanced", "unbalanced":
+			o.sets = append(o.sets, s)
+		case "", "none":
+		default:
+			return nil, fmt.Errorf("bench strategies: %w", cliflag.Errorf("sets", *sets, "unknown polygon set %q (want balanced, unbalanced or none)", s))
+		}
+	}
+	return o, nil
+}
+
+// fillDefaults sets the image size and graphs the GPU decides, and checks
+// the grid and every graph before the renderer's part, which takes
+// minutes.
+func (o *stratOpts) fillDefaults(soft bool) error {
+	if o.size == 0 {
+		o.size = 512
+		if soft {
+			o.size = 128
+		}
+	}
+	switch o.graphSpec {
+	case "":
+		o.graphs = []string{"rmat:18:16", "grid:512x512"}
+		if soft {
+			o.graphs = []string{"rmat:12:8", "grid:48x48"}
+		}
+	case "none":
+	default:
+		o.graphs = strings.Split(o.graphSpec, ",")
+	}
+	if len(o.sets) > 0 {
+		if err := volume.CheckGrid([3]int{o.res, o.res, o.res}); err != nil {
+			return fmt.Errorf("bench strategies: %w", cliflag.Errorf("res", strconv.Itoa(o.res), "%v", err))
+		}
+	}
+	for _, g := range o.graphs {
+		if err := stratCheckGraph(g); err != nil {
+			return fmt.Errorf("bench strategies: %w", cliflag.Errorf("graphs", o.graphSpec, "%v", err))
+		}
+	}
 	return nil
 }
