@@ -149,6 +149,17 @@ func checkFrames(t *testing.T, r *experiment.Report) {
 			fj.GPUMs <= 0 || fj.WallMs <= 0 || fj.Reps != 1 || fj.Scan.Iterations != fr.Scan.Iterations || fj.Z.Iterations != fr.Z.Iterations {
 			t.Fatalf("frame %d: %+v disagrees with its run %+v", i, fj, fr)
 		}
+		// A loop's phases are its repetitions', and the z-buffer's the
+		// depth pass's alone.
+		for _, l := range []*experiment.LoopRun{&fr.Scan, &fr.Z} {
+			n := 0
+			for _, rep := range l.Reps {
+				n += rep.Solve.N
+			}
+			if len(l.Reps) != 1 || l.Solve.N != n {
+				t.Fatalf("frame %d: %d solution phases of %d repetitions, which had %d", i, l.Solve.N, len(l.Reps), n)
+			}
+		}
 		if (fj.IDPass != nil) != !r.Meta.Atomic64 || (fj.Z.Passes == 2) != !r.Meta.Atomic64 {
 			t.Fatalf("frame %d: id pass %v, z passes %d on a driver with 64-bit atomics %v", i, fj.IDPass, fj.Z.Passes, r.Meta.Atomic64)
 		}

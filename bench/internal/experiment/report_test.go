@@ -154,3 +154,35 @@ func TestImageCheck(t *testing.T) {
 		t.Fatalf("kept image %v, want the first frame's", got)
 	}
 }
+
+// The balanced set's summary counts the frames LB balanced, and names
+// each with its savings and whether it paid.
+func TestBalancedSetSummary(t *testing.T) {
+	r := &Report{index: map[frameKey]*Frame{}, views: []view.View{{Name: "(0,0)"}, {Name: "M(0,0)"}}, lanes: []int{0, 256}}
+	add := func(v string, lanes int, pol balancer.Policy, gpu time.Duration, scan, z balancer.Stats) {
+		a := newFrameAcc(Balanced, view.View{Name: v}, pol, lanes)
+		a.add(rasterizer.FrameStats{ScanConversion: scan, ZBuffer: z, Total: gpu, Wall: gpu})
+		fr := a.result()
+		r.index[frameKey{Balanced, v, lanes, pol}] = &fr
+	}
+	// MAX(workload) - ceil(avg), what a redistribution could save: 9 - 3 and 20 - 7.
+	plain := balancer.Stats{Gathers: 1, Start: balancer.Info{MaxWorkload: 9, SumWorkload: 12, Processors: 4}}
+	balanced := balancer.Stats{Gathers: 2, Balances: 1, Savings: 5, CostIterations: 3, Start: balancer.Info{MaxWorkload: 20, SumWorkload: 21, Processors: 3}}
+	for _, v := range r.views {
+		for _, l := range r.lanes {
+			add(v.Name, l, balancer.Never, 10*ms, balancer.Stats{}, balancer.Stats{})
+			if v.Name == "M(0,0)" && l == 256 {
+				add(v.Name, l, balancer.CostEffective, 12*ms, plain, balanced)
+			} else {
+				add(v.Name, l, balancer.CostEffective, 10*ms, plain, plain)
+			}
+		}
+	}
+	r.balancedSet()
+	bs := r.Summary.BalancedSet
+	want := "M(0,0), lanes 256: scan 0 balances saving 0 iterations (cost 0.0), z-buffer 1 saving 5 (cost 3.0); LB 12.0 vs OR 10.0: it did not pay"
+	if bs.Frames != 4 || bs.FramesBalanced != 1 || bs.ScanBalances != 0 || bs.ZBalances != 1 || bs.Gathers != 9 || bs.MaxSavingBound != 13 ||
+		len(bs.Balanced) != 1 || bs.Balanced[0] != want {
+		t.Fatalf("%+v", bs)
+	}
+}
