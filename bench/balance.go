@@ -120,13 +120,13 @@ func ids(p int) []uint32 {
 // balanceCost is the cost for CostEffective and Bounded: -cost, or the
 // calibration file's for the synthetic loop, or calibrated now (and saved);
 // source says which.
-func balanceCost(c *gpu.Context, sl *synthLoop, o *balanceOpts, r *rand.Rand, w io.Writer) (cost float64, source string, err error) {
+func balanceCost(c *gpu.Context, sl *synthLoop, o *balanceOpts, r *rand.Rand, w io.Writer) (cost float64, source string, calibrated bool, err error) {
 	if o.cost != 0 {
-		return o.cost, "given with -cost", nil
+		return o.cost, "given with -cost", false, nil
 	}
 	cal, notes, err := experiment.OpenCalibration(o.calPath)
 	if err != nil {
-		return 0, "", err
+		return 0, "", false, err
 	}
 	for _, n := range notes {
 		fmt.Fprintln(w, n)
@@ -135,12 +135,13 @@ func balanceCost(c *gpu.Context, sl *synthLoop, o *balanceOpts, r *rand.Rand, w 
 	lc, lerr := cal.Lookup(renderer, loopName(o.work))
 	if o.calibrate || lerr != nil {
 		if lc, err = calibrateSynthetic(sl, o, r); err != nil {
-			return 0, "", err
+			return 0, "", false, err
 		}
 		cal.Set(renderer, loopName(o.work), lc)
 		if err := cal.Save(); err != nil {
-			return 0, "", err
+			return 0, "", false, err
 		}
+		calibrated = true
 		source = fmt.Sprintf("calibrated now (gather ≤ %v, redistribution ≤ %v, solution ≥ %v, +%g), saved to %s",
 			time.Duration(lc.MaxGatherNs), time.Duration(lc.MaxRedistributeNs), time.Duration(lc.MinSolveNs), lc.Margin, o.calPath)
 	} else {
@@ -149,11 +150,18 @@ func balanceCost(c *gpu.Context, sl *synthLoop, o *balanceOpts, r *rand.Rand, w 
 	if m := lc.Warning(); m != "" {
 		source += "; warning: " + m
 	}
-	return lc.CostIterations, source, nil
+	return lc.CostIterations, source, calibrated, nil
+}
+
+// balanceRun is what bench balance measured.
+type balanceRun struct {
+	cost       float64 // for CostEffective and Bounded
+	calibrated bool    // calibrated now (and saved)
+	rows       []balanceRow
 }
 
 // measureBalance runs every workload kind under every policy.
-func measureBalance(c *gpu.Context, o *balanceOpts, w io.Writer) ([]balanceRow, error) {
+func measureBalance(c *gpu.Context, o *balanceOpts, w io.Writer) (*balanceRun, error) {
 	s, err := scan.New(c)
 	if err != nil {
 		return nil, err
@@ -168,7 +176,7 @@ func measureBalance(c *gpu.Context, o *balanceOpts, w io.Writer) ([]balanceRow, 
 	defer sl.delete()
 	r := rand.New(rand.NewPCG(o.seed, 0x5eed))
 
-	cost, source, err := balanceCost(c, sl, o, r, w)
+	cost, source, calibrated, err := balanceCost(c, sl, o, r, w)
 	if err != nil {
 		return nil, err
 	}
@@ -212,7 +220,7 @@ func measureBalance(c *gpu.Context, o *balanceOpts, w io.Writer) ([]balanceRow, 
 	for _, m := range warnings {
 		fmt.Fprintln(w, m)
 	}
-	return rows, nil
+	return &balanceRun{cost: cost, calibrated: calibrated, rows: rows}, nil
 }
 
 func printBalance(w io.Writer, rows []balanceRow, verbose bool) {
@@ -315,11 +323,11 @@ func runBalance(args []string, w io.Writer) error {
 	}
 	fmt.Fprintf(w, "balance on %s: %d processors (lanes: %s), workloads up to %d tasks, %d hash rounds per task\n(median of %d after %d warm-up; GPU time spans the loop's first phase to its last, host round trips included)\n",
 		c.Caps().Renderer, o.p, lanes, o.max, o.work, o.reps, o.warmup)
-	rows, err := measureBalance(c, o, w)
+	run, err := measureBalance(c, o, w)
 	if err != nil {
 		return err
 	}
-	printBalance(w, rows, *verbose)
+	printBalance(w, run.rows, *verbose)
 	return nil
 }
 

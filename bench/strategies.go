@@ -502,17 +502,29 @@ func runStrategies(args []string, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	c, err := gpu.NewHeadless()
+	rows, err := measureStrategies(o, w)
 	if err != nil {
 		return err
+	}
+	fmt.Fprintln(w)
+	printStrategies(w, rows, o.configs, o.verbose)
+	return nil
+}
+
+// measureStrategies runs every workload under every way of balancing and
+// returns a row per workload, with the speedups over Never.
+func measureStrategies(o *stratOpts, w io.Writer) ([]stratRow, error) {
+	c, err := gpu.NewHeadless()
+	if err != nil {
+		return nil, err
 	}
 	defer c.Delete()
 	if err := o.fillDefaults(c.Caps().Software); err != nil {
-		return err
+		return nil, err
 	}
 	s, err := scan.New(c)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer s.Delete()
 
@@ -524,22 +536,19 @@ func runStrategies(args []string, w io.Writer) error {
 	if len(o.sets) > 0 {
 		rr, err := stratRenderer(c, s, o, w, pr)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		rows = append(rows, rr...)
 	}
 	if len(o.graphs) > 0 {
 		sr, err := stratSSSP(s, o, w, pr)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		rows = append(rows, sr...)
 	}
-	pr.clear()
-	fmt.Fprintln(w)
 	stratSpeedups(rows, o.configs)
-	printStrategies(w, rows, o.configs, o.verbose)
-	return nil
+	return rows, nil
 }
 
 const strategiesHelp = "Runs the renderer's two loops (scan conversion, z-buffer) on the default dataset's balanced and unbalanced\npolygon sets, and Moore's shortest paths on generated or DIMACS graphs, under each of the paper's policies and\neach other balancing strategy (balancer.Strategy): one table of the loops' GPU time (median over repetitions,\nsummed over the views), iterations of the solution phase, imbalance (critical path over the perfectly balanced\none) and the speedup over Never. Every frame must equal Never's and every distance Dijkstra's."

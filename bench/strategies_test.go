@@ -1,51 +1,62 @@
 package main
 
 import (
-	"bytes"
+	"io"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/dpgl/dpgl/balancer"
 	"github.com/dpgl/dpgl/gpu/gputest"
 )
 
 // At tiny sizes: one row per workload and way of balancing, Never's
 // speedup 1, the search perfectly balanced, every strategy's frames equal
-// to Never's and distances to Dijkstra's (the command checks both).
+// to Never's and distances to Dijkstra's (measureStrategies checks both).
 func TestStrategiesTable(t *testing.T) {
-	gputest.Context(t)
+	c := gputest.Context(t)
 	dir := t.TempDir()
 	gr := filepath.Join(dir, "g.gr")
 	if err := os.WriteFile(gr, []byte("p sp 4 4\na 1 2 3\na 1 3 0\na 3 4 5\na 2 4 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var out bytes.Buffer
-	args := []string{"strategies", "-size", "24", "-res", "14", "-views", "(0,0);M(45,45)", "-graphs", "rmat:6:4,grid:5x4," + gr,
-		"-reps", "1", "-warmup", "0", "-calibration", filepath.Join(dir, "none.json"), "-v"}
-	if err := run(args, &out); err != nil {
+	o, err := parseStrategies([]string{"-size", "24", "-res", "14", "-views", "(0,0);M(45,45)", "-graphs", "rmat:6:4,grid:5x4," + gr,
+		"-reps", "1", "-warmup", "0", "-calibration", filepath.Join(dir, "none.json"), "-v"})
+	if err != nil {
 		t.Fatal(err)
 	}
-	s := out.String()
-	row := regexp.MustCompile(`(?m)^(\S.{26}| {27}) (Never|Always|CostEffective|Bounded|RoundRobin|Random|WorkPool|LeftRightHandoff|Search)\s+([\d.]+ [mu]?s)\s+(\d+)\s+([\d.]+)\s+([\d.]+x|-)`)
-	rows := row.FindAllStringSubmatch(s, -1)
-	if len(rows) != 9*7 {
-		t.Fatalf("want 63 rows (9 ways of balancing, 7 workloads), found %d:\n%s", len(rows), s)
+	if len(o.views) != 2 || o.views[1].Name != "M(45,45)" {
+		t.Fatalf("views %v", o.views)
+	}
+	if sc, zc, source := stratCosts(c, o); sc != balancer.DefaultCostIterations || zc != sc || !strings.Contains(source, "DefaultCostIterations") {
+		t.Fatalf("costs without a calibration: %v, %v (%s)", sc, zc, source)
+	}
+	rows, err := measureStrategies(o, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	workloads := []string{"scan conversion, balanced", "z-buffer, balanced", "scan conversion, unbalanced", "z-buffer, unbalanced",
+		"sssp rmat:6:4", "sssp grid:5x4", "sssp " + filepath.Base(gr)}
+	names := []string{"Never", "Always", "CostEffective", "Bounded", "RoundRobin", "Random", "WorkPool", "LeftRightHandoff", "Search"}
+	if len(rows) != len(workloads) {
+		t.Fatalf("%d rows, want %d", len(rows), len(workloads))
 	}
 	for i, r := range rows {
-		if want := []string{"Never", "Always", "CostEffective", "Bounded", "RoundRobin", "Random", "WorkPool", "LeftRightHandoff", "Search"}[i%9]; r[2] != want {
-			t.Fatalf("row %d is %s, want %s:\n%s", i, r[2], want, s)
+		if r.workload != workloads[i] || len(r.cells) != len(names) {
+			t.Fatalf("row %d: %q with %d cells, want %q with %d", i, r.workload, len(r.cells), workloads[i], len(names))
 		}
-		imb, _ := strconv.ParseFloat(r[5], 64)
-		if r[2] == "Never" && r[6] != "1.00x" || imb < 0.99 || r[2] == "Search" && r[5] != "1.00" {
-			t.Fatalf("implausible row %q:\n%s", r[0], s)
+		for k, cell := range r.cells {
+			if o.configs[k].name != names[k] || cell.iterations < 1 || cell.time.Reps != 1 || cell.imbalance() < 0.99 {
+				t.Fatalf("%s, %s: %+v, imbalance %v", r.workload, o.configs[k].name, cell, cell.imbalance())
+			}
 		}
-	}
-	for _, want := range []string{"scan conversion, balanced", "z-buffer, unbalanced", "sssp rmat:6:4", "sssp grid:5x4", "sssp g.gr", "sssp " + gr + ": 4 vertices", "(0,0) M(45,45)", "DefaultCostIterations"} {
-		if !strings.Contains(s, want) {
-			t.Fatalf("output lacks %q:\n%s", want, s)
+		if r.cells[0].speedup != 1 {
+			t.Fatalf("%s: Never's speedup %v", r.workload, r.cells[0].speedup)
+		}
+		// The search gives each lane the same number of tasks, to one.
+		if imb := r.cells[8].imbalance(); imb >= 1.005 {
+			t.Fatalf("%s: the search's imbalance %v", r.workload, imb)
 		}
 	}
 	for _, c := range []struct {
@@ -56,9 +67,9 @@ func TestStrategiesTable(t *testing.T) {
 		{[]string{"strategies", "-strategies", "Paper"}, `"Paper" is neither a policy`},
 		{[]string{"strategies", "-sets", "none", "-graphs", "rmat:x:4"}, `invalid value "rmat:x:4" for flag -graphs`},
 		{[]string{"strategies", "-sets", "lumpy"}, `unknown polygon set "lumpy"`},
-		{[]string{"strategies", "-views", "(1,1)"}, `no view "(1,1)"`},
+		{[]string{"strategies", "-views", "(1,1)"}, `invalid value "(1,1)" for flag -views: view: no view "(1,1)"`},
 	} {
-		if err := run(c.args, &out); err == nil || !strings.Contains(err.Error(), c.want) {
+		if err := run(c.args, io.Discard); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Fatalf("%v: %v, want an error containing %q", c.args, err, c.want)
 		}
 	}
@@ -66,7 +77,7 @@ func TestStrategiesTable(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("p sp 2 1\na 1 2 -4\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := run([]string{"strategies", "-sets", "none", "-graphs", bad}, &out); err == nil || !strings.Contains(err.Error(), "bad.gr:2: field 4 (weight): negative weight -4") {
+	if err := run([]string{"strategies", "-sets", "none", "-graphs", bad}, io.Discard); err == nil || !strings.Contains(err.Error(), "bad.gr:2: field 4 (weight): negative weight -4") {
 		t.Fatalf("a negative weight: %v", err)
 	}
 }
