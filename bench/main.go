@@ -7,7 +7,9 @@
 // With no command it runs "paper": the paper's Tables 1-4 re-run on the
 // embedded default dataset (make run). Run "bench -h" for the commands,
 // "bench COMMAND -h" for their flags. paper, render and calibrate take a
-// built-in field, a NIfTI volume (-volume) or a PLY mesh (-mesh).
+// built-in field, a NIfTI volume (-volume) or a PLY mesh (-mesh). The
+// experiment itself is package bench/internal/experiment, which returns a
+// typed report; the commands here parse flags, print and write files.
 //
 // Every flag is checked before any work: numbers as they are parsed
 // (package internal/cliflag: NaN, the infinities and values out of range
