@@ -1,6 +1,8 @@
 package balancer
 
 import (
+	"fmt"
+
 	"github.com/dpgl/dpgl/gpu"
 	"github.com/dpgl/dpgl/scan"
 )
@@ -72,7 +74,7 @@ func (l *Loop[T]) readInfo(full bool) Info {
 		return in
 	}
 	in.Avg = uint32(in.SumWorkload / uint64(l.p))
-	if l.cfg.Variant == FloatVariant {
+	if l.cfg.Variant != IntegerSteps {
 		in.NumMasked, in.MaskedSum = in.Active(), in.SumWorkload
 	} else {
 		in.NumMasked = int(w[infoMasked])
@@ -82,6 +84,7 @@ func (l *Loop[T]) readInfo(full bool) Info {
 	if in.TotalAssigned = int(w[infoAssigned]); in.TotalAssigned > 0 {
 		in.MinNew = w[infoMinNew]
 	}
+	in.fit(l.cfg.Variant)
 	return in
 }
 
@@ -110,8 +113,8 @@ func (m *gpuMachine[T]) gather(iter int, known *Info) Info {
 			l.putInfo(Info{})
 			l.pass(l.gather1)
 		}
-		if l.cfg.Variant != FloatVariant {
-			l.pass(l.gather2) // the float variant has no mask
+		if l.cfg.Variant == IntegerSteps {
+			l.pass(l.gather2) // the other variants have no mask
 		}
 		l.pass(l.gather3)
 	})
@@ -143,6 +146,9 @@ func (m *gpuMachine[T]) redistribute(iter int, in Info) {
 	c, s, n := l.c, l.s, l.p
 	if n == 0 {
 		return
+	}
+	if in.Oversubscribed > 0 {
+		panic(fmt.Sprintf("balancer: internal: redistributing a footnote-1 assignment of %d processors on %d", in.Oversubscribed, n))
 	}
 	assignment := l.assignment.Slice(0, n)
 	pointers := l.pointers.Slice(0, n)

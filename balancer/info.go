@@ -13,23 +13,49 @@ const (
 	//
 	//	assignment = floor(workload * num_idle / sum_workload) + 1
 	IntegerSteps Variant = iota
-	// FloatVariant is footnote 1 of §2.3: no mask, every active processor
-	// shares in proportion to its workload over the sum of all workloads.
-	// The paper assigns fractions of processors there, which cannot be
-	// carried out; here each active processor keeps itself and the idle
-	// ones are shared out and truncated exactly as in IntegerSteps, in
-	// exact integer arithmetic so that every driver computes the same
-	// assignment (floating-point division differs between GPUs, and the
-	// image must not depend on the GPU).
-	FloatVariant
+	// Unmasked is IntegerSteps without act_mask: every active processor
+	// keeps itself and shares the idle processors in proportion to its
+	// workload over the sum of all workloads, truncated:
+	//
+	//	assignment = floor(workload * num_idle / Σ workload) + 1
+	//
+	// It takes footnote 1's "sum of all active iterations" but not its
+	// num_procs (see Footnote1), so Σ assignment never exceeds P. It is
+	// exact integer arithmetic, so every driver computes the same
+	// assignment and the same image.
+	Unmasked
+	// Footnote1 is footnote 1 of §2.3 taken literally, in integers: every
+	// active processor's share of all P processors in proportion to its
+	// workload over the sum of all workloads, truncated, and at least
+	// itself:
+	//
+	//	assignment = max(1, floor(workload * P / Σ workload))
+	//
+	// The paper's floating-point form assigns fractions of processors
+	// (Σ assignment = P, every new workload S/P) and says it "cannot be
+	// used"; truncated, the floor can leave processors unassigned and the
+	// max(1, ·) of the light processors can ask for more than P. Then the
+	// blocks do not fit: on the CM-5 the scan that places them would point
+	// past the last processor and the send would address processors that
+	// do not exist, so the scan's total would have to be checked before
+	// the send and the redistribution skipped. That is what happens here:
+	// such a gathering reports Oversubscribed (the Σ assignment asked for)
+	// and the new workload as the old one, so it saves nothing and no
+	// policy redistributes.
+	Footnote1
 )
+
+// variants is the number of variants (Config.Variant's check).
+const variants = 3
 
 func (v Variant) String() string {
 	switch v {
 	case IntegerSteps:
 		return "integer steps"
-	case FloatVariant:
-		return "float variant"
+	case Unmasked:
+		return "unmasked"
+	case Footnote1:
+		return "footnote 1"
 	}
 	return fmt.Sprintf("Variant(%d)", int(v))
 }
@@ -52,6 +78,12 @@ type Info struct {
 	MaxNew        uint32 // step 5: MAX(new_workload_values)
 	MinNew        uint32 // the smallest workload after redistribution (the last processor of a block)
 	TotalAssigned int    // Σ assignment: processors that hold work after redistribution
+
+	// Oversubscribed is, for Footnote1 only, the Σ assignment the footnote
+	// asked for when it exceeds Processors, else 0. The blocks do not fit,
+	// so MaxNew, MinNew and TotalAssigned then describe the workload as it
+	// is (every active processor its own block): no savings.
+	Oversubscribed int
 }
 
 // Savings is MAX(workload) - MAX(new_workload_values), in iterations: what a
@@ -129,10 +161,42 @@ func b2u(b bool) uint32 {
 
 // masked is act_mask (step 2) for workload w.
 func masked(v Variant, w, avg uint32) bool {
-	if v == FloatVariant {
+	if v != IntegerSteps {
 		return w > 0
 	}
 	return w > avg
+}
+
+// assignFor is steps 4 and 5 of variant v for one processor of workload w,
+// from a full gathering's counts in (before the oversubscription check).
+func assignFor(v Variant, in Info, w uint32) (a, c uint32) {
+	if v == Footnote1 {
+		return assignFootnote1(w, uint32(in.Processors), in.SumWorkload)
+	}
+	return assign(w, masked(v, w, in.Avg), uint32(in.NumIdle), in.MaskedSum)
+}
+
+// assignFootnote1 is Footnote1's assignment max(1, floor(w*P/sum)), with
+// assign's cap at w and remainder rule. shaders/balancer/assign.glsl
+// computes the same.
+func assignFootnote1(w, p uint32, sum uint64) (a, c uint32) {
+	if w == 0 {
+		return 0, 0
+	}
+	// w*P < 2^63 and sum >= w, so the quotient is at most P.
+	a = uint32(min(max(uint64(w)*uint64(p)/sum, 1), uint64(w)))
+	c = ceilDiv(w, a)
+	return ceilDiv(w, c), c
+}
+
+// fit applies Footnote1's rule for an assignment that asks for more than P
+// processors to a full gathering whose pass 3 summed the raw assignment.
+func (in *Info) fit(v Variant) {
+	if v != Footnote1 || in.TotalAssigned <= in.Processors {
+		return
+	}
+	in.Oversubscribed = in.TotalAssigned
+	in.MaxNew, in.MinNew, in.TotalAssigned = in.MaxWorkload, in.MinActive, in.Active()
 }
 
 // assign is steps 4 and 5 for one processor: its assignment (the size of

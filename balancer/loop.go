@@ -165,10 +165,7 @@ func NewLoop[T any](s *scan.Scanner, cfg Config) (*Loop[T], error) {
 // programs builds the kernels of the current variant (cached by the
 // context, so switching back and forth costs nothing after the first time).
 func (l *Loop[T]) programs() error {
-	fv := "0"
-	if l.cfg.Variant == FloatVariant {
-		fv = "1"
-	}
+	fv := strconv.Itoa(int(l.cfg.Variant)) // VARIANT of assign.glsl
 	for _, k := range []struct {
 		p    **gpu.Program
 		file string
@@ -176,8 +173,8 @@ func (l *Loop[T]) programs() error {
 	}{
 		{&l.gather1, "balancer/gather.comp", map[string]string{"PASS": "1"}},
 		{&l.gather2, "balancer/gather.comp", map[string]string{"PASS": "2"}},
-		{&l.gather3, "balancer/gather.comp", map[string]string{"PASS": "3", "FLOAT_VARIANT": fv}},
-		{&l.assign, "balancer/assign.comp", map[string]string{"FLOAT_VARIANT": fv}},
+		{&l.gather3, "balancer/gather.comp", map[string]string{"PASS": "3", "VARIANT": fv}},
+		{&l.assign, "balancer/assign.comp", map[string]string{"VARIANT": fv}},
 		{&l.heads, "balancer/heads.comp", map[string]string{"RECORD_WORDS": strconv.Itoa(l.words)}},
 		{&l.finish0, "balancer/finish.comp", map[string]string{"STEP": "0"}},
 		{&l.finish1, "balancer/finish.comp", map[string]string{"STEP": "1"}},
@@ -393,10 +390,13 @@ func (l *Loop[T]) Gather() Info {
 }
 
 // Redistribute runs the redistribution phase for the full gathering in,
-// which must describe the current arrays.
+// which must describe the current arrays and fit them (not Oversubscribed).
 func (l *Loop[T]) Redistribute(in Info) {
 	if !in.Full || in.Processors != l.p {
 		panic(fmt.Sprintf("balancer: Loop.Redistribute: in is not a full gathering of these %d processors", l.p))
+	}
+	if in.Oversubscribed > 0 {
+		panic(fmt.Sprintf("balancer: Loop.Redistribute: the footnote-1 assignment asks for %d processors of %d", in.Oversubscribed, l.p))
 	}
 	defer l.enter("Redistribute")()
 	(&gpuMachine[T]{l: l}).redistribute(0, in)

@@ -64,7 +64,7 @@ func (m *Model[T]) Gather() Info {
 		}
 	}
 	for _, w := range m.Workload {
-		a, c := assign(w, masked(m.Variant, w, in.Avg), uint32(in.NumIdle), in.MaskedSum)
+		a, c := assignFor(m.Variant, in, w)
 		if a == 0 {
 			continue
 		}
@@ -75,16 +75,18 @@ func (m *Model[T]) Gather() Info {
 		}
 		in.TotalAssigned += int(a)
 	}
+	in.fit(m.Variant)
 	return in
 }
 
 // Assignment returns steps 4 and 5 of a full gathering in: each processor's
-// assignment and new workload value.
+// assignment and new workload value (for an Oversubscribed Footnote1
+// gathering, the assignment that does not fit).
 func (m *Model[T]) Assignment(in Info) (assignment, newWorkloadValues []uint32) {
 	assignment = make([]uint32, len(m.Workload))
 	newWorkloadValues = make([]uint32, len(m.Workload))
 	for p, w := range m.Workload {
-		assignment[p], newWorkloadValues[p] = assign(w, masked(m.Variant, w, in.Avg), uint32(in.NumIdle), in.MaskedSum)
+		assignment[p], newWorkloadValues[p] = assignFor(m.Variant, in, w)
 	}
 	return assignment, newWorkloadValues
 }
@@ -98,11 +100,14 @@ func (m *Model[T]) Redistribute(in Info) {
 	if !in.Full {
 		panic("balancer: Model.Redistribute: in is a count, not a full gathering")
 	}
+	if in.Oversubscribed > 0 {
+		panic(fmt.Sprintf("balancer: Model.Redistribute: the footnote-1 assignment asks for %d processors of %d", in.Oversubscribed, len(m.Workload)))
+	}
 	p := len(m.Workload)
 	w2, pi2, pr2 := make([]uint32, p), make([]uint32, p), make([]T, p)
 	at := 0
 	for i, w := range m.Workload {
-		a, c := assign(w, masked(m.Variant, w, in.Avg), uint32(in.NumIdle), in.MaskedSum)
+		a, c := assignFor(m.Variant, in, w)
 		for k := uint32(0); k < a; k++ {
 			w2[at] = min(c, w-k*c)
 			pi2[at] = m.ParallelIndex[i] + k*c

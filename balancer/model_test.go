@@ -192,7 +192,7 @@ func TestModelProperties(t *testing.T) {
 	}
 	for i := 0; i < n; i++ {
 		c := drawCase(r, 300, 200)
-		v := Variant(i % 2)
+		v := Variant(i % variants)
 		cost := float64(1 + r.IntN(40))
 		var got [4]Stats
 		for _, pol := range Policies {
@@ -226,12 +226,15 @@ func TestModelProperties(t *testing.T) {
 // Each redistribution reaches the paper's near-optimal balance: the new
 // maximum is at most ceil(sum_workload / num_idle) (or the average), so
 // within a factor 1 + masked/idle of the best that whole problems on
-// contiguous blocks allow; and the bounds Bounded relies on hold.
+// contiguous blocks allow; for Footnote1, when its blocks fit, at most
+// ceil(2S/P), twice the average (a processor with w*P/S >= 1 gets
+// floor(w*P/S) > w*P/(2S) processors, a lighter one keeps w < S/P); and
+// the bounds Bounded relies on hold.
 func TestModelBalanceAndBounds(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for i := 0; i < 4000; i++ {
 		c := drawCase(r, 200, 300)
-		v := Variant(i % 2)
+		v := Variant(i % variants)
 		m := NewModel(v, c.w, c.pi, problems(c.p))
 		for step := 0; ; step++ {
 			in := m.Gather()
@@ -248,7 +251,13 @@ func TestModelBalanceAndBounds(t *testing.T) {
 			if in.TotalAssigned > in.Processors || in.MinNew == 0 || in.MinNew > in.MaxNew {
 				t.Fatalf("case %d step %d: impossible assignment %+v", i, step, in)
 			}
-			if in.NumIdle > 0 {
+			if v == Footnote1 && in.Oversubscribed == 0 {
+				p := uint64(in.Processors)
+				if bound := (2*in.SumWorkload + p - 1) / p; uint64(in.MaxNew) > bound {
+					t.Fatalf("case %d step %d: footnote 1's new maximum %d above ceil(2S/P) %d: %+v", i, step, in.MaxNew, bound, in)
+				}
+			}
+			if in.NumIdle > 0 && v != Footnote1 {
 				bound := max(uint64(in.Avg), (in.MaskedSum+uint64(in.NumIdle)-1)/uint64(in.NumIdle))
 				if uint64(in.MaxNew) > bound {
 					t.Fatalf("case %d step %d: new maximum %d above ceil(sum/idle) %d: %+v", i, step, in.MaxNew, bound, in)

@@ -57,7 +57,7 @@ func (cfg *Config) check(fn string) {
 	if cfg.Policy < Never || cfg.Policy > Bounded {
 		panic(fmt.Sprintf("balancer: %s: Config.Policy %d is not a policy", fn, int(cfg.Policy)))
 	}
-	if cfg.Variant != IntegerSteps && cfg.Variant != FloatVariant {
+	if cfg.Variant < 0 || cfg.Variant >= variants {
 		panic(fmt.Sprintf("balancer: %s: Config.Variant %d is not a variant", fn, int(cfg.Variant)))
 	}
 	if cfg.Lanes < 0 {

@@ -4,7 +4,8 @@
 // (assign.glsl), from the workload and a full gathering in the info buffer,
 // for the exclusive scan that places the blocks.
 //
-// lint: FLOAT_VARIANT=1
+// lint: VARIANT=1
+// lint: VARIANT=2
 
 #ifndef WG_SIZE
 #define WG_SIZE 256
@@ -27,10 +28,10 @@ void main() {
         return;
     }
     uint64_t sum = infoPair(info[INFO_SUM_LO], info[INFO_SUM_HI]);
-#if FLOAT_VARIANT
-    uint64_t maskedSum = sum;
-#else
+#if VARIANT == 0
     uint64_t maskedSum = infoPair(info[INFO_MASKED_SUM_LO], info[INFO_MASKED_SUM_HI]);
+#else
+    uint64_t maskedSum = sum;
 #endif
-    assignment[p] = assignOf(workload[p], uint(sum / uint64_t(n)), info[INFO_IDLE], maskedSum).x;
+    assignment[p] = assignOf(workload[p], n, uint(sum / uint64_t(n)), info[INFO_IDLE], sum, maskedSum).x;
 }

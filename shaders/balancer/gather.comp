@@ -6,7 +6,8 @@
 // (info.glsl) with one atomic per word:
 //   PASS 1  num_idle, MAX(workload), the smallest nonzero workload, Σ workload
 //   PASS 2  with avg = floor(Σ/P): act_mask's count, -, -, sum_workload
-//   PASS 3  with the assignment (assign.glsl): Σ assignment,
+//   PASS 3  with the assignment (assign.glsl): Σ assignment (for
+//           Footnote1 possibly above P, which the host checks),
 //           MAX(new_workload_values), the smallest workload after
 //           redistribution, -
 // Each invocation takes ITEMS processors strided by the group size, so a
@@ -15,7 +16,8 @@
 //
 // lint: PASS=2
 // lint: PASS=3
-// lint: PASS=3 FLOAT_VARIANT=1 WG_SIZE=64 ITEMS=1
+// lint: PASS=3 VARIANT=1 WG_SIZE=64 ITEMS=1
+// lint: PASS=3 VARIANT=2
 
 #ifndef PASS
 #define PASS 1
@@ -56,10 +58,10 @@ void main() {
 #endif
 #if PASS == 3
     uint numIdle = info[INFO_IDLE];
-#if FLOAT_VARIANT
-    uint64_t maskedSum = sum;
-#else
+#if VARIANT == 0
     uint64_t maskedSum = infoPair(info[INFO_MASKED_SUM_LO], info[INFO_MASKED_SUM_HI]);
+#else
+    uint64_t maskedSum = sum;
 #endif
 #endif
 
@@ -86,7 +88,7 @@ void main() {
             total += uint64_t(w);
         }
 #else
-        uvec2 ac = assignOf(w, avg, numIdle, maskedSum);
+        uvec2 ac = assignOf(w, n, avg, numIdle, sum, maskedSum);
         if (ac.x != 0u) {
             count += ac.x;
             mx = max(mx, ac.y);
