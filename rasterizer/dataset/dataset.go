@@ -12,6 +12,10 @@
 // (0,0) its balanced set has a scan-conversion max/avg near 2 and its
 // unbalanced set near 19, as the paper's balanced and unbalanced sets did
 // (8/5 and 231/6).
+//
+// SecondExperiment makes the sets of the paper's second experiment: two
+// outputs of a fluid-dynamics simulation (the Taylor–Green vortex's speed,
+// unbalanced, and vorticity) and a particle simulation's density.
 package dataset
 
 import (
