@@ -41,7 +41,10 @@ const (
 	// the send and the redistribution skipped. That is what happens here:
 	// such a gathering reports Oversubscribed (the Σ assignment asked for)
 	// and the new workload as the old one, so it saves nothing and no
-	// policy redistributes.
+	// policy redistributes. The sum checked is of the blocks as placed:
+	// like the other variants', an assignment is capped at the workload
+	// and lowered to the processors that chunks of ceil(w/a) tasks need,
+	// which changes no new workload value.
 	Footnote1
 )
 
