@@ -41,6 +41,7 @@ func runPaper(args []string, w io.Writer) error {
 	fs := flag.NewFlagSet("paper", flag.ContinueOnError)
 	f := addExpFlags(fs, "paper", paperDefaults)
 	fs.Usage = usageFor(fs, "paper", paperHelp)
+	withSecond := fs.Bool("second", true, secondFlagHelp)
 	if err := parseExp(fs, f, args); err != nil {
 		return err
 	}
@@ -48,7 +49,7 @@ func runPaper(args []string, w io.Writer) error {
 		return f.errorf("policies", f.policies, "the experiment compares Never (OR) with CostEffective (LB): name both")
 	}
 	start := time.Now()
-	rep, err := paperExperiment(f, args, start, w)
+	rep, second, err := paperExperiment(f, args, start, *withSecond, w)
 	if err != nil {
 		return err
 	}
@@ -60,19 +61,35 @@ func runPaper(args []string, w io.Writer) error {
 		}
 		fmt.Fprintf(w, "\nwrote %d files to %s: %s\n", len(files), f.out, strings.Join(files, ", "))
 	}
-	fmt.Fprintf(w, "(%d frames in %s, dataset and calibration included)\n", len(rep.Runs())*(f.reps+f.warmup), fmtDur(time.Since(start)))
+	fmt.Fprintf(w, "(%d frames in %s, dataset and calibration included)\n", len(rep.Runs())*(f.reps+f.warmup),
+		fmtDur(time.Duration(rep.Meta.WallSeconds*float64(time.Second))))
+	if second != nil {
+		fmt.Fprintln(w)
+		printSecond(w, second, f.policyList)
+		if f.out != "" {
+			files, err := writeSecond(f.out, second)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(w, "wrote %s to %s\n", strings.Join(files, ", "), f.out)
+		}
+	}
 	if !rep.Images.Identical {
 		return errors.New("bench paper: the policies drew different images (see above): the renderer is wrong")
+	}
+	if second != nil && !second.Images.Identical {
+		return errors.New("bench paper: the policies drew different images in the second experiment (see above): the renderer is wrong")
 	}
 	return nil
 }
 
 // paperExperiment runs the experiment the flags name and returns its
-// report, printing what it is about to do as it goes.
-func paperExperiment(f *expFlags, args []string, start time.Time, w io.Writer) (*experiment.Report, error) {
+// report, printing what it is about to do as it goes; with second, the
+// paper's second experiment too, on the same renderer with its costs.
+func paperExperiment(f *expFlags, args []string, start time.Time, second bool, w io.Writer) (*experiment.Report, *experiment.SecondReport, error) {
 	c, reduced, err := openExp(f, paperDefaults)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer c.Delete()
 	caps := c.Caps()
@@ -80,7 +97,7 @@ func paperExperiment(f *expFlags, args []string, start time.Time, w io.Writer) (
 	printReductions(w, caps.Renderer, reduced)
 	e, err := openExperiment(c, f)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer e.Delete()
 	fmt.Fprintf(w, "dataset: %s\n", e.Describe())
@@ -95,7 +112,7 @@ func paperExperiment(f *expFlags, args []string, start time.Time, w io.Writer) (
 	pr := newProgress("paper", p.Frames()+calSteps)
 	defer pr.clear()
 	if err := p.LoadCosts(pr.stepN); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	pr.total = pr.done + p.Frames()
 	costs, notes := p.Costs()
@@ -108,10 +125,18 @@ func paperExperiment(f *expFlags, args []string, start time.Time, w io.Writer) (
 	}
 	fmt.Fprintln(w)
 	if err := p.Measure(pr.stepN); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	pr.clear()
-	return p.Report(), nil
+	rep := p.Report()
+	if !second {
+		return rep, nil, nil
+	}
+	cfg := secondConfig(f)
+	pr = newProgress("second experiment", cfg.Frames())
+	defer pr.clear()
+	sr, err := experiment.RunSecond(e, cfg, experiment.Costs{Scan: costs[0].Cost, Z: costs[1].Cost}, pr.stepN)
+	return rep, sr, err
 }
 
 func policiesLine(ps []balancer.Policy) string {

@@ -30,7 +30,7 @@ func paperReport(t *testing.T, args ...string) *experiment.Report {
 	if err := parseExp(fs, f, args); err != nil {
 		t.Fatal(err)
 	}
-	r, err := paperExperiment(f, args, time.Now(), io.Discard)
+	r, _, err := paperExperiment(f, args, time.Now(), false, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -93,7 +93,7 @@ func Particles() volume.Field {
 	d := newDensity(particlePositions(), kernelRadius)
 	return volume.Field{
 		Name:        "particles",
-		Description: "particle interaction simulation (400 Lennard-Jones particles, 300 steps), SPH density",
+		Description: "particle interaction simulation (400 Lennard-Jones particles, 1000 steps), SPH density",
 		Lo:          cube[0], Hi: cube[1],
 		Iso:       0.5,
 		Isovalues: []float32{0.2, 1.5, 40},

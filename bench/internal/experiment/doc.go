@@ -6,8 +6,10 @@
 // or calibrated now (LoadOrCalibrate), and the run of Tables 1-4
 // (PaperRun) that returns a typed Report: the tables' data, the §4.1 cost
 // check, the paper's headline figures beside ours, the image check and the
-// balancer's warnings. Command bench prints and writes the Report; this
-// package prints nothing.
+// balancer's warnings. RunSecond is the paper's second experiment (three
+// more sets, dataset.SecondExperiment) on the same renderer with the first
+// one's costs, returning a SecondReport. Command bench prints and writes
+// the reports; this package prints nothing.
 //
 // The data's path: dataset.Pair (volume → isosurface → the two polygon
 // sets) → Experiment (uploaded sets, rasterizer.Renderer) → Frame (one set
