@@ -52,6 +52,7 @@ func (c mpiComm) AllgatherFloat64(send, recv []float64) error {
 // distRun is one rank's state.
 type distRun struct {
 	rank, size int
+	local      int // rank among the ranks on this node
 	timeout    time.Duration
 	comm       mpiComm
 	phase      string // what this rank is doing, for the messages
@@ -160,6 +161,7 @@ func runDistributed(args []string, w io.Writer) error {
 type distFlags struct {
 	*expFlags
 	sets, balance, fail string
+	device              string
 	frames              int
 	timeout             time.Duration
 	setList             []int
@@ -186,6 +188,7 @@ func (d *distRun) parse(args []string) (*distFlags, error) {
 	fs.StringVar(&f.balance, "balance", "Static,LeftRightHandoff,CostEffective", "balancing between ranks, comma-separated: Static, LeftRightHandoff (LRH), CostEffective")
 	cliflag.Int(fs, &f.frames, "frames", 4, "frames per view and balancing choice; the boundaries move between frames", 1, maxReps)
 	fs.DurationVar(&f.timeout, "timeout", time.Minute, "the longest a rank waits for the others at a collective before ending the job")
+	fs.StringVar(&f.device, "device", "rank", `the GL device of each rank: "rank" (the local rank, among the ranks on its node, mod the node's EGL devices: one GPU per rank, llvmpipe shared), "any" (the first that works, or DPGL_EGL_DEVICE), or an EGL device index`)
 	fs.StringVar(&f.fail, "fail", "", "fault injection for tests: RANK:KIND makes that rank fail while rendering, KIND one of error (a run-time error, as a lost context), hang, exit (a crash), kill (SIGKILL)")
 	fs.Usage = usageFor(fs, "distributed", "Sort-last rendering over MPI: run it as `mpirun -np N bench distributed`. Each rank draws a share of the triangles\n"+
 		"into its own visibility buffer; the shares are composited by a MIN reduce-scatter and a gather at rank 0,\n"+
@@ -221,6 +224,11 @@ func (d *distRun) parse(args []string) (*distFlags, error) {
 	if f.timeout <= 0 {
 		return nil, f.errorf("timeout", f.timeout.String(), "want a positive duration")
 	}
+	if f.device != "rank" && f.device != "any" {
+		if i, err := strconv.Atoi(f.device); err != nil || i < 0 {
+			return nil, f.errorf("device", f.device, `want "rank", "any" or an EGL device index`)
+		}
+	}
 	f.failRank = -1
 	if f.fail != "" {
 		r, kind, ok := strings.Cut(f.fail, ":")
@@ -246,12 +254,16 @@ func (d *distRun) run(args []string, w io.Writer) error {
 	d.timeout = f.timeout
 	d.comm = mpiComm{timeout: d.wait()}
 
-	c, err := gpu.NewHeadless()
+	c, err := d.openDevice(f.device)
 	if err := d.agree("making a GL context", err); err != nil {
 		return err
 	}
 	defer c.Delete()
 	d.c = c
+	devices, err := d.devices()
+	if err != nil {
+		return err
+	}
 	pair, err := f.makeDataset()
 	d.pair = pair
 	if err := d.agree("building the dataset", err); err != nil {
@@ -273,6 +285,9 @@ func (d *distRun) run(args []string, w io.Writer) error {
 	defer r.Delete()
 
 	fmt.Fprintf(w, "distributed: %d ranks on %s (%s), rank 0's; image %dx%d, visibility %s\n", d.size, c.Caps().Renderer, c.Caps().Version, f.width, f.height, visName(r))
+	for _, line := range devices {
+		fmt.Fprintf(w, "  %s\n", line)
+	}
 	fmt.Fprintf(w, "dataset: %s at isovalue %g: balanced %d triangles, unbalanced %d\n", pair.Name, pair.Iso, pair.Balanced.Len(), pair.Unbalanced.Len())
 	pixels := f.width * f.height
 	block := (pixels + d.size - 1) / d.size
@@ -324,6 +339,52 @@ func (d *distRun) run(args []string, w io.Writer) error {
 	}
 	fmt.Fprintf(w, "every composited image equals the single-process image bit for bit (visibility words and pixels)\n")
 	return nil
+}
+
+// openDevice makes this rank's context on the device -device names.
+// With "rank" it is LocalRank mod the node's devices (gpu.DeviceForRank);
+// where EGL has no device platform the ranks share whatever NewHeadless
+// finds.
+func (d *distRun) openDevice(device string) (*gpu.Context, error) {
+	local, err := mpi.LocalRank()
+	d.local = local
+	if err != nil {
+		return nil, err
+	}
+	switch device {
+	case "any":
+		return gpu.NewHeadless()
+	case "rank":
+		devs, err := gpu.EGLDevices()
+		if err != nil {
+			return gpu.NewHeadless()
+		}
+		dev, err := gpu.DeviceForRank(devs, local)
+		if err != nil {
+			return nil, err
+		}
+		return gpu.NewHeadlessDevice(dev.Index)
+	}
+	i, _ := strconv.Atoi(device) // parse checked it
+	return gpu.NewHeadlessDevice(i)
+}
+
+// devices is, at rank 0, a line per rank saying where it runs and on
+// which device (an allgather: every rank calls it).
+func (d *distRun) devices() ([]string, error) {
+	host, _ := os.Hostname()
+	cp := d.c.Caps()
+	line := fmt.Sprintf("rank %d: node %s, local rank %d, %s: %s", d.rank, host, d.local, cp.Platform, cp.Renderer)
+	send := make([]byte, errorBytes)
+	copy(send[:errorBytes-1], line)
+	recv := make([]byte, errorBytes*d.size)
+	d.phase = "reporting the devices"
+	d.check(mpi.AllgatherBytes(send, recv, d.wait()))
+	lines := make([]string, d.size)
+	for r := range lines {
+		lines[r] = strings.TrimRight(string(recv[r*errorBytes:(r+1)*errorBytes]), "\x00")
+	}
+	return lines, nil
 }
 
 func visName(r *rasterizer.Renderer) string {

@@ -82,7 +82,7 @@ func TestDistributedBitForBit(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%d ranks: %v\n%s", np, err, out)
 		}
-		for _, want := range []string{fmt.Sprintf("distributed: %d ranks", np), "bit for bit", "Static", "LeftRightHandoff", "CostEffective"} {
+		for _, want := range []string{fmt.Sprintf("distributed: %d ranks", np), "bit for bit", fmt.Sprintf("rank %d: node", np-1), "local rank", "Static", "LeftRightHandoff", "CostEffective"} {
 			if !strings.Contains(out, want) {
 				t.Fatalf("%d ranks: no %q in the output:\n%s", np, want, out)
 			}
@@ -108,6 +108,7 @@ func TestDistributedFaults(t *testing.T) {
 		{"error", []string{"-fail", "2:error"}, []string{"rank 2: injected failure (-fail): the GL context is lost", "rendering the balanced set"}, time.Minute},
 		{"bad file", []string{"-volume", "/nonexistent/brain.nii.gz", "-sets", "balanced"}, []string{"rank 0,1,2,3:", "/nonexistent/brain.nii.gz"}, time.Minute},
 		{"bad flag", []string{"-balance", "fair"}, []string{`invalid value "fair" for flag -balance`, "no balancing policy"}, time.Minute},
+		{"bad device", []string{"-device", "7"}, []string{"rank 0,1,2,3: gpu: EGL device 7 does not exist: EGL lists", "making a GL context"}, time.Minute},
 		{"hang", []string{"-fail", "1:hang", "-timeout", "5s"}, []string{"another rank did not reach", "-timeout", "ending the job"}, time.Minute},
 		{"exit", []string{"-fail", "3:exit"}, []string{"Exit code:    7"}, time.Minute},
 		{"kill", []string{"-fail", "1:kill"}, []string{"process rank 1", "signal 9"}, time.Minute},

@@ -85,11 +85,22 @@ static void dpglDestroy(EGLDisplay dpy, EGLContext ctx) {
 }
 
 static void* dpglProc(const char* name) { return (void*)eglGetProcAddress(name); }
+
+// dpglDeviceDRM is the device's DRM device file, or "" where the device
+// has none (Mesa's software device) or EGL_EXT_device_drm is missing.
+static const char* dpglDeviceDRM(EGLDeviceEXT dev) {
+	dpglLoad();
+	if (!dpglQueryDeviceString) return "";
+	const char* s = dpglQueryDeviceString(dev, EGL_DRM_DEVICE_FILE_EXT);
+	return s ? s : "";
+}
 */
 import "C"
 
 import (
 	"fmt"
+	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"unsafe"
@@ -114,11 +125,143 @@ var eglDisplays = struct {
 // shaders and storage buffers need.
 var glVersions = [][2]int{{4, 6}, {4, 5}, {4, 4}, {4, 3}}
 
+// EGLDevice is one device of the EGL device platform: NVIDIA's driver lists
+// each GPU, Mesa its GPUs and a software device (llvmpipe).
+type EGLDevice struct {
+	// Index is the device's place in EGL's list (eglQueryDevicesEXT), as
+	// NewHeadlessDevice, DPGL_EGL_DEVICE and Caps.Platform ("EGL device 1")
+	// name it.
+	Index int
+	// Software: Mesa's CPU renderer (EGL_MESA_device_software).
+	Software bool
+	// DRM is the device's DRM file (/dev/dri/card1) where EGL names one.
+	DRM string
+}
+
+// maxEGLDevices is the most devices EGLDevices lists: more GPUs than any
+// node holds.
+const maxEGLDevices = 64
+
+// EGLDevices lists the EGL device platform's devices, in EGL's order. It
+// returns an error when the platform is missing (no EGL_EXT_platform_device)
+// or the query fails; it makes no context.
+func EGLDevices() ([]EGLDevice, error) {
+	if !strings.Contains(C.GoString(C.dpglClientExtensions()), "EGL_EXT_platform_device") {
+		return nil, fmt.Errorf("gpu: the EGL device platform is missing (no EGL_EXT_platform_device): no GPU can be chosen by index")
+	}
+	var devs [maxEGLDevices]C.EGLDeviceEXT
+	n := int(C.dpglDevices(&devs[0], maxEGLDevices))
+	if n < 0 {
+		return nil, fmt.Errorf("gpu: eglQueryDevicesEXT failed (0x%04x)", int(C.eglGetError()))
+	}
+	out := make([]EGLDevice, min(n, maxEGLDevices))
+	for i := range out {
+		out[i] = EGLDevice{
+			Index:    i,
+			Software: strings.Contains(C.GoString(C.dpglDeviceExtensions(devs[i])), "EGL_MESA_device_software"),
+		}
+		if strings.Contains(C.GoString(C.dpglDeviceExtensions(devs[i])), "EGL_EXT_device_drm") {
+			out[i].DRM = C.GoString(C.dpglDeviceDRM(devs[i]))
+		}
+	}
+	return out, nil
+}
+
+// DeviceForRank is the device that the process of local rank localRank
+// (its rank among the processes on its node, from 0) uses when each takes
+// its own: localRank mod the number of hardware devices, so that ranks
+// spread over a node's GPUs and share them round-robin when there are
+// more ranks than GPUs. Where EGL lists no hardware device (llvmpipe alone)
+// every rank shares the software device. An empty list or a negative rank
+// is an error.
+func DeviceForRank(devs []EGLDevice, localRank int) (EGLDevice, error) {
+	if localRank < 0 {
+		return EGLDevice{}, fmt.Errorf("gpu: local rank %d: want 0 or more", localRank)
+	}
+	var hw []EGLDevice
+	for _, d := range devs {
+		if !d.Software {
+			hw = append(hw, d)
+		}
+	}
+	if len(hw) == 0 {
+		hw = devs
+	}
+	if len(hw) == 0 {
+		return EGLDevice{}, fmt.Errorf("gpu: the EGL device platform lists no device for local rank %d", localRank)
+	}
+	return hw[localRank%len(hw)], nil
+}
+
+// NewHeadlessDevice is NewHeadless on EGL device i alone (EGLDevices'
+// Index): no other device and no surfaceless fallback, so that a process
+// asked for a GPU gets it or an error naming it. An index outside the list
+// is an error naming it and the number of devices.
+func NewHeadlessDevice(i int) (*Context, error) {
+	return New(&eglDevicePlatform{index: i})
+}
+
+// eglDevicePlatform is the headless platform on one chosen device.
+type eglDevicePlatform struct {
+	index int
+	e     *eglContext
+}
+
+func (p *eglDevicePlatform) Open(debug bool) (func(string) unsafe.Pointer, string, error) {
+	e, err := newEGLOn(debug, p.index)
+	if err != nil {
+		return nil, "", err
+	}
+	p.e = e
+	return e.procAddr, e.platform, nil
+}
+
+func (p *eglDevicePlatform) Close() {
+	if p.e != nil {
+		p.e.destroy()
+		p.e = nil
+	}
+}
+
+// deviceEnv chooses NewHeadless's device when set (an EGLDevices index),
+// as CUDA_VISIBLE_DEVICES would: for a job whose launcher gives each
+// process its GPU.
+const deviceEnv = "DPGL_EGL_DEVICE"
+
 // newEGL makes a context current on the calling (locked) thread. It tries the
 // EGL device platform first (each device in turn: NVIDIA exposes its GPUs
 // this way), then Mesa's surfaceless platform, and reports every attempt when
-// all fail.
+// all fail. DPGL_EGL_DEVICE, when set, names the one device to use.
 func newEGL(debug bool) (*eglContext, error) {
+	if s, ok := os.LookupEnv(deviceEnv); ok {
+		i, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || i < 0 {
+			return nil, fmt.Errorf("gpu: %s=%q: want a device index, 0 or more", deviceEnv, s)
+		}
+		e, err := newEGLOn(debug, i)
+		if err != nil {
+			return nil, fmt.Errorf("%w (chosen by %s)", err, deviceEnv)
+		}
+		return e, nil
+	}
+	return newEGLAny(debug, -1)
+}
+
+// newEGLOn makes a context on EGL device i only.
+func newEGLOn(debug bool, i int) (*eglContext, error) {
+	devs, err := EGLDevices()
+	if err != nil {
+		return nil, err
+	}
+	if i < 0 || i >= len(devs) {
+		return nil, fmt.Errorf("gpu: EGL device %d does not exist: EGL lists %d device(s), 0 to %d", i, len(devs), len(devs)-1)
+	}
+	return newEGLAny(debug, i)
+}
+
+// newEGLAny tries every device, then surfaceless, when only < 0; else
+// device only alone.
+func newEGLAny(debug bool, only int) (*eglContext, error) {
 	client := C.GoString(C.dpglClientExtensions())
 	var tried []string
 	try := func(name string, dpy C.EGLDisplay) *eglContext {
@@ -154,8 +297,8 @@ func newEGL(debug bool) (*eglContext, error) {
 		return nil
 	}
 	if strings.Contains(client, "EGL_EXT_platform_device") {
-		var devs [16]C.EGLDeviceEXT
-		n := int(C.dpglDevices(&devs[0], 16))
+		var devs [maxEGLDevices]C.EGLDeviceEXT
+		n := int(C.dpglDevices(&devs[0], maxEGLDevices))
 		if n < 0 {
 			tried = append(tried, "EGL device platform: eglQueryDevicesEXT failed")
 		}
@@ -171,7 +314,14 @@ func newEGL(debug bool) (*eglContext, error) {
 				order = append(order, i)
 			}
 		}
+		if only >= 0 {
+			order = []int{only}
+		}
 		for _, i := range order {
+			if i >= n || i >= len(devs) {
+				tried = append(tried, fmt.Sprintf("EGL device %d: EGL lists %d", i, n))
+				continue
+			}
 			name := fmt.Sprintf("EGL device %d", i)
 			if c := try(name, C.dpglPlatformDisplay(C.EGL_PLATFORM_DEVICE_EXT, unsafe.Pointer(devs[i]))); c != nil {
 				return c, nil
@@ -179,6 +329,9 @@ func newEGL(debug bool) (*eglContext, error) {
 		}
 	} else {
 		tried = append(tried, "EGL device platform: EGL_EXT_platform_device not offered")
+	}
+	if only >= 0 {
+		return nil, fmt.Errorf("gpu: no OpenGL 4.3+ core context could be made on EGL device %d (%s)", only, strings.Join(tried, "; "))
 	}
 	if strings.Contains(client, "EGL_MESA_platform_surfaceless") {
 		if c := try("EGL surfaceless", C.dpglPlatformDisplay(C.EGL_PLATFORM_SURFACELESS_MESA, nil)); c != nil {

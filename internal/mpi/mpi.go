@@ -63,6 +63,17 @@ static int dpgl_allgather_f64(const void *send, void *recv, int block, double ti
 	return dpgl_wait(&req, timeout);
 }
 
+// dpgl_local_rank is this process's rank among those sharing its node
+// (MPI_COMM_TYPE_SHARED): which of the node's GPUs it takes. -1 on error.
+static int dpgl_local_rank(void) {
+	MPI_Comm node;
+	if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) != MPI_SUCCESS) return -1;
+	int r = -1;
+	MPI_Comm_rank(node, &r);
+	MPI_Comm_free(&node);
+	return r;
+}
+
 static int dpgl_rank(void) { int r = -1; MPI_Comm_rank(MPI_COMM_WORLD, &r); return r; }
 static int dpgl_size(void) { int n = 0; MPI_Comm_size(MPI_COMM_WORLD, &n); return n; }
 static void dpgl_abort(int code) { MPI_Abort(MPI_COMM_WORLD, code); }
@@ -99,6 +110,18 @@ func Finalize() { C.MPI_Finalize() }
 
 // Rank is this process's rank in MPI_COMM_WORLD.
 func Rank() int { return int(C.dpgl_rank()) }
+
+// LocalRank is this process's rank among the ranks on its node (a
+// collective: MPI_Comm_split_type with MPI_COMM_TYPE_SHARED, so every rank
+// calls it, once, at the same point). It is what OpenMPI's
+// OMPI_COMM_WORLD_LOCAL_RANK says, from any MPI library.
+func LocalRank() (int, error) {
+	r := int(C.dpgl_local_rank())
+	if r < 0 {
+		return 0, errors.New("mpi: MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) failed")
+	}
+	return r, nil
+}
 
 // Size is the number of ranks in MPI_COMM_WORLD.
 func Size() int { return int(C.dpgl_size()) }
