@@ -26,7 +26,7 @@ import (
 // MarchingCubes is the reference; Extract is the same extraction with its
 // Stats and the checks a program serving users needs.
 func MarchingCubes(v *volume.Volume, iso float32) *mesh.Mesh {
-	m, _, _ := marchingCubes(v, iso, math.MaxInt)
+	m, _, _ := marchingCubes(v, iso, math.MaxInt, 0, 0, max(v.Dims[2]-1, 0))
 	return m
 }
 
@@ -61,7 +61,7 @@ func Extract(v *volume.Volume, iso float32) (*mesh.Mesh, Stats, error) {
 		return nil, Stats{}, fmt.Errorf("isosurface: %w", err)
 	}
 	maxFaces := int(volume.MemoryLimit() / BytesPerTriangle)
-	m, st, ok := marchingCubes(v, iso, maxFaces)
+	m, st, ok := marchingCubes(v, iso, maxFaces, 0, 0, max(v.Dims[2]-1, 0))
 	if !ok {
 		return nil, st, fmt.Errorf("isosurface: the surface of the %dx%dx%d volume at %v has more than %d triangles, more than the memory limit of %s holds",
 			v.Dims[0], v.Dims[1], v.Dims[2], iso, maxFaces, volume.FormatBytes(volume.MemoryLimit()))
@@ -69,12 +69,15 @@ func Extract(v *volume.Volume, iso float32) (*mesh.Mesh, Stats, error) {
 	return m, st, nil
 }
 
-// marchingCubes stops with ok false when the mesh would pass maxFaces.
-func marchingCubes(v *volume.Volume, iso float32, maxFaces int) (m *mesh.Mesh, st Stats, ok bool) {
+// marchingCubes extracts v's cell layers z in [z0, z1) (v's own indices),
+// placing the vertices as if v's layer 0 were layer first of a larger
+// volume (ExtractLayers); it stops with ok false when the mesh would pass
+// maxFaces.
+func marchingCubes(v *volume.Volume, iso float32, maxFaces, first, z0, z1 int) (m *mesh.Mesh, st Stats, ok bool) {
 	m = &mesh.Mesh{Positions: [][3]float32{}, Normals: [][3]float32{}, Faces: [][3]uint32{}}
 	nx, ny, nz := v.Dims[0], v.Dims[1], v.Dims[2]
-	st.Cells = v.Cells()
-	if nx < 2 || ny < 2 || nz < 2 {
+	st.Cells = max(nx-1, 0) * max(ny-1, 0) * max(z1-z0, 0)
+	if nx < 2 || ny < 2 || nz < 2 || z0 >= z1 {
 		return m, st, true
 	}
 	// Vertex ids of the edges leaving each sample of two z layers
@@ -92,7 +95,7 @@ func marchingCubes(v *volume.Volume, iso float32, maxFaces int) (m *mesh.Mesh, s
 		if id := ids[slot]; id >= 0 {
 			return uint32(id)
 		}
-		p, n := edgeVertex(v, iso, x, y, z, axis)
+		p, n := edgeVertex(v, iso, x, y, z, axis, first)
 		id := int32(len(m.Positions))
 		m.Positions = append(m.Positions, p)
 		m.Normals = append(m.Normals, n)
@@ -100,7 +103,7 @@ func marchingCubes(v *volume.Volume, iso float32, maxFaces int) (m *mesh.Mesh, s
 		return uint32(id)
 	}
 	var corner [8]float32
-	for z := 0; z < nz-1; z++ {
+	for z := z0; z < z1; z++ {
 		// Layer z+1 is reused from z-1: forget its ids.
 		for j := range layer[(z+1)&1] {
 			layer[(z+1)&1][j] = -1
@@ -142,15 +145,16 @@ func marchingCubes(v *volume.Volume, iso float32, maxFaces int) (m *mesh.Mesh, s
 // edgeVertex is the surface's crossing of the grid edge from sample
 // (x, y, z) one step along axis: the position by linear interpolation and
 // the outward unit normal. shaders/isosurface/mc.glsl computes the same
-// expressions in the same order.
-func edgeVertex(v *volume.Volume, iso float32, x, y, z, axis int) (p, n [3]float32) {
+// expressions in the same order. v's layer 0 is layer first of the
+// volume the position is placed in (0 but for ExtractLayers).
+func edgeVertex(v *volume.Volume, iso float32, x, y, z, axis, first int) (p, n [3]float32) {
 	b := [3]int{x, y, z}
 	b[axis]++
 	fa, fb := v.At(x, y, z), v.At(b[0], b[1], b[2])
 	// Halved before the differences, which therefore stay finite for any
 	// finite samples (±3e38 included): t is in [0, 1], never Inf/Inf.
 	t := (iso/2 - fa/2) / (fb/2 - fa/2)
-	idx := [3]float32{float32(x), float32(y), float32(z)}
+	idx := [3]float32{float32(x), float32(y), float32(z + first)}
 	idx[axis] += t
 	for a := 0; a < 3; a++ {
 		p[a] = v.Origin[a] + idx[a]*v.Spacing[a]
