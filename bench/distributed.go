@@ -23,6 +23,7 @@ import (
 	"github.com/dpgl/dpgl/rasterizer"
 	"github.com/dpgl/dpgl/rasterizer/dataset"
 	"github.com/dpgl/dpgl/rasterizer/distributed"
+	"github.com/dpgl/dpgl/rasterizer/isosurface"
 	"github.com/dpgl/dpgl/rasterizer/mesh"
 	"github.com/dpgl/dpgl/rasterizer/raster"
 	"github.com/dpgl/dpgl/rasterizer/view"
@@ -47,6 +48,67 @@ func (c mpiComm) Gather(send, recv []uint64, root int) error {
 }
 func (c mpiComm) AllgatherFloat64(send, recv []float64) error {
 	return mpi.AllgatherFloat64(send, recv, c.timeout)
+}
+
+// handoffTag is the Left-Right Handoff's messages' MPI tag.
+const handoffTag = 20
+
+func (c mpiComm) Send(to int, msg distributed.Msg) error {
+	m, err := mpi.Isend(msg[:], to, handoffTag)
+	if err != nil {
+		return err
+	}
+	if err := m.Wait(c.timeout); err != nil {
+		return err // the job is aborted: m stays in MPI's hands
+	}
+	m.Free()
+	return nil
+}
+
+func (c mpiComm) Receive(from int) (distributed.Receipt, error) {
+	m, err := mpi.Irecv(len(distributed.Msg{}), from, handoffTag)
+	if err != nil {
+		return nil, err
+	}
+	return &mpiReceipt{m: m, timeout: c.timeout}, nil
+}
+
+// mpiReceipt is a receive under way; its C memory is freed when it
+// completes.
+type mpiReceipt struct {
+	m       *mpi.Message
+	timeout time.Duration
+	msg     distributed.Msg
+	done    bool
+}
+
+func (r *mpiReceipt) finish() {
+	copy(r.msg[:], r.m.Words())
+	r.m.Free()
+	r.done = true
+}
+
+func (r *mpiReceipt) Test() (distributed.Msg, bool, error) {
+	if r.done {
+		return r.msg, true, nil
+	}
+	ok, err := r.m.Test()
+	if err != nil || !ok {
+		return r.msg, false, err
+	}
+	r.finish()
+	return r.msg, true, nil
+}
+
+func (r *mpiReceipt) Wait() (distributed.Msg, error) {
+	if r.done {
+		return r.msg, nil
+	}
+	if err := r.m.Wait(r.timeout); err != nil {
+		return r.msg, err
+	}
+	r.finish()
+	return r.msg, nil
 }
 
 // distRun is one rank's state.
@@ -161,7 +223,10 @@ func runDistributed(args []string, w io.Writer) error {
 type distFlags struct {
 	*expFlags
 	sets, balance, fail string
-	device              string
+	device, split       string
+	splitList           []string
+	slabs               int
+	checkpoint          float64
 	frames              int
 	timeout             time.Duration
 	setList             []int
@@ -188,6 +253,9 @@ func (d *distRun) parse(args []string) (*distFlags, error) {
 	fs.StringVar(&f.balance, "balance", "Static,LeftRightHandoff,CostEffective", "balancing between ranks, comma-separated: Static, LeftRightHandoff (LRH), CostEffective")
 	cliflag.Int(fs, &f.frames, "frames", 4, "frames per view and balancing choice; the boundaries move between frames", 1, maxReps)
 	fs.DurationVar(&f.timeout, "timeout", time.Minute, "the longest a rank waits for the others at a collective before ending the job")
+	fs.StringVar(&f.split, "split", "triangles,bricks", "how the ranks split the data, comma-separated: triangles (shares of each set's triangles), bricks (z-slabs of the volume's cell layers with a one-layer overlap, each rank extracting its own surface; the balanced set only)")
+	cliflag.Int(fs, &f.slabs, "slabs", 8, "pieces per rank at the first, equal partition: the unit of rendering, of the checkpoint and of the handoffs", 1, 1<<20)
+	cliflag.Float(fs, &f.checkpoint, "checkpoint", 0.5, "LeftRightHandoff's checkpoint: the fraction of its pieces a rank renders before it signals its partner", cliflag.Float32)
 	fs.StringVar(&f.device, "device", "rank", `the GL device of each rank: "rank" (the local rank, among the ranks on its node, mod the node's EGL devices: one GPU per rank, llvmpipe shared), "any" (the first that works, or DPGL_EGL_DEVICE), or an EGL device index`)
 	fs.StringVar(&f.fail, "fail", "", "fault injection for tests: RANK:KIND makes that rank fail while rendering, KIND one of error (a run-time error, as a lost context), hang, exit (a crash), kill (SIGKILL)")
 	fs.Usage = usageFor(fs, "distributed", "Sort-last rendering over MPI: run it as `mpirun -np N bench distributed`. Each rank draws a share of the triangles\n"+
@@ -217,6 +285,16 @@ func (d *distRun) parse(args []string) (*distFlags, error) {
 			return nil, f.errorf("balance", f.balance, "%v", err)
 		}
 		f.policyList = append(f.policyList, p)
+	}
+	for _, sp := range strings.Split(f.split, ",") {
+		sp = strings.TrimSpace(sp)
+		if sp != "triangles" && sp != "bricks" {
+			return nil, f.errorf("split", f.split, "no split %q (have triangles, bricks)", sp)
+		}
+		f.splitList = append(f.splitList, sp)
+	}
+	if !(f.checkpoint > 0 && f.checkpoint < 1) {
+		return nil, f.errorf("checkpoint", fmt.Sprint(f.checkpoint), "want a fraction between 0 and 1, both excluded")
 	}
 	if f.frames < 1 {
 		return nil, f.errorf("frames", strconv.Itoa(f.frames), "want at least 1")
@@ -291,12 +369,12 @@ func (d *distRun) run(args []string, w io.Writer) error {
 	fmt.Fprintf(w, "dataset: %s at isovalue %g: balanced %d triangles, unbalanced %d\n", pair.Name, pair.Iso, pair.Balanced.Len(), pair.Unbalanced.Len())
 	pixels := f.width * f.height
 	block := (pixels + d.size - 1) / d.size
-	fmt.Fprintf(w, "compositing: MIN reduce-scatter of %d KiB a rank (%d-word blocks), then a gather of the blocks at rank 0 (%d KiB in all); the ids made global by each share's first triangle\n",
+	fmt.Fprintf(w, "compositing: MIN reduce-scatter of %d KiB a rank (%d-word blocks), then a gather of the blocks at rank 0 (%d KiB in all); the ids made global by each piece's first triangle (bricks: an exclusive scan of the layers' triangle counts)\n",
 		8*block*d.size/1024, block, 8*block*d.size/1024)
 	if err := d.agree("warming up", d.warmUp(f, r)); err != nil {
 		return err
 	}
-	t := &resultTable{header: []string{"set", "balance", "view", "rank ms (last frame)", "composite ms", "imbalance first→last", "handoffs", "image"}, left: 3}
+	t := &resultTable{header: []string{"set", "split", "balance", "view", "rank ms (last frame)", "composite ms", "imbalance first→last", "handoffs (units)", "image"}, left: 4}
 	var differ []string
 	for _, set := range f.setList {
 		m := pair.Balanced
@@ -312,18 +390,31 @@ func (d *distRun) run(args []string, w io.Writer) error {
 		if err := d.agree("uploading the mesh", err); err != nil {
 			return err
 		}
-		for _, pol := range f.policyList {
-			rows, bad, err := d.renderSet(f, r, m, whole, set, pol)
-			if err != nil {
+		for _, split := range f.splitList {
+			if split == "bricks" && set != balancedSet {
+				// Decimation is global: bricks cannot make the unbalanced set.
+				continue
+			}
+			src, err := d.newSource(split, m)
+			if err := d.agree("making the "+split, err); err != nil {
 				if whole != nil {
 					whole.Delete()
 				}
 				return err
 			}
-			for _, row := range rows {
-				t.add(row...)
+			for _, pol := range f.policyList {
+				rows, bad, err := d.renderSet(f, r, src, whole, set, pol)
+				if err != nil {
+					if whole != nil {
+						whole.Delete()
+					}
+					return err
+				}
+				for _, row := range rows {
+					t.add(row...)
+				}
+				differ = append(differ, bad...)
 			}
-			differ = append(differ, bad...)
 		}
 		if whole != nil {
 			whole.Delete()
@@ -331,8 +422,11 @@ func (d *distRun) run(args []string, w io.Writer) error {
 	}
 	fmt.Fprintln(w)
 	t.writeText(w)
-	fmt.Fprintf(w, "  rank ms: each rank's wall time for its share (render and read-back of the visibility words); composite ms: the slowest rank's reduce-scatter and gather;\n"+
-		"  imbalance: slowest rank / mean; handoffs: share boundaries moved over the frames; image: rank 0's composited visibility words and shaded pixels against its single-process frame\n")
+	fmt.Fprintf(w, "  split: triangles (shares of the set's triangles) or bricks (z-slabs of the volume's cell layers, each rank extracting its own with a one-layer overlap);\n"+
+		"  rank ms: each rank's wall time for its share in pieces (-slabs a rank at the start; extraction and upload of pieces new to it, render, read-back and minimum of the visibility words,\n"+
+		"  and for LeftRightHandoff its signals, the wait for its partner's reply and the pieces handed to it); composite ms: the slowest rank's reduce-scatter and gather (median frame);\n"+
+		"  imbalance: slowest rank / mean; handoffs: pieces moved between ranks over the frames (LeftRightHandoff: replies that moved pieces; CostEffective: boundaries moved), and the units they held;\n"+
+		"  image: rank 0's composited visibility words and shaded pixels against its single-process frame\n")
 	if len(differ) > 0 {
 		fmt.Fprintf(w, "THE COMPOSITED IMAGES DIFFER from one process's:\n  %s\n", strings.Join(differ, "\n  "))
 		return errors.New("bench distributed: the composited image differs from the single-process image")
@@ -433,69 +527,215 @@ func share(c *gpu.Context, m *mesh.Mesh, lo, hi int) (*mesh.GPU, error) {
 	return mesh.Upload(c, &mesh.Mesh{Positions: m.Positions, Normals: m.Normals, Faces: m.Faces[lo:hi]})
 }
 
-// renderSet renders one set at every view under one balancing policy, and
-// returns the table rows and the image mismatches.
-func (d *distRun) renderSet(f *distFlags, r *rasterizer.Renderer, m *mesh.Mesh, whole *mesh.GPU, set int, pol distributed.Policy) (rows [][]string, differ []string, err error) {
-	w, h := r.Options().Width, r.Options().Height
-	bounds := distributed.Partition(m.Len(), d.size)
-	var part *mesh.GPU
-	defer func() {
-		if part != nil {
-			part.Delete()
-		}
-	}()
-	upload := func() (float64, error) {
-		if part != nil {
-			part.Delete()
-			part = nil
-		}
-		start := time.Now()
-		var err error
-		part, err = share(d.c, m, bounds[d.rank], bounds[d.rank+1])
-		return time.Since(start).Seconds(), err
+// source is a set's units as the ranks split them, and how a rank makes
+// its pieces of them on its GPU.
+type source struct {
+	split string // "triangles" or "bricks"
+	unit  string
+	units int
+	// wire is the bytes that moving one unit to another node would send:
+	// a triangle's three vertices (positions and normals), or a sample
+	// layer of the volume.
+	wire   int64
+	upload func(lo, hi int) (*mesh.GPU, error)
+	first  func(lo int) uint32 // the global id of unit lo's first triangle
+}
+
+// newSource makes a split of m (a set of pair): shares of its triangles,
+// or bricks of the pair's volume, whose layers' triangle counts the ranks
+// join into global ids (LayerOffsets) from their first, static bricks.
+func (d *distRun) newSource(split string, m *mesh.Mesh) (*source, error) {
+	if split == "triangles" {
+		return &source{split: split, unit: "triangle", units: m.Len(), wire: 3 * 2 * 12,
+			upload: func(lo, hi int) (*mesh.GPU, error) { return share(d.c, m, lo, hi) },
+			first:  func(lo int) uint32 { return uint32(lo) },
+		}, nil
 	}
-	secs, err := upload()
-	if err := d.agree("uploading the shares", err); err != nil {
+	v, iso := d.pair.Volume, d.pair.Iso
+	if v == nil {
+		return nil, errors.New("bench distributed: -split bricks needs a volume (-field or -volume)")
+	}
+	layers := v.Dims[2] - 1
+	b := distributed.Partition(layers, d.size)
+	_, counts, err := distributed.ExtractBrick(isosurface.Slab(v, b[d.rank], b[d.rank+1]), iso)
+	if err != nil {
+		// Every rank must reach LayerOffsets' allgather: count none.
+		counts = nil
+	}
+	if err := d.agree("extracting the first bricks", err); err != nil {
+		return nil, err
+	}
+	d.phase = "joining the layers' triangle counts"
+	offsets, err := distributed.LayerOffsets(d.comm, layers, b[d.rank], counts)
+	if err != nil {
+		return nil, err
+	}
+	if offsets[layers] != m.Len() {
+		return nil, fmt.Errorf("bench distributed: the bricks hold %d triangles, the volume's surface %d", offsets[layers], m.Len())
+	}
+	return &source{split: split, unit: "cell layer", units: layers, wire: int64(4 * v.Dims[0] * v.Dims[1]),
+		upload: func(lo, hi int) (*mesh.GPU, error) {
+			// Cut from the volume every rank here holds: across nodes the
+			// layers new to this rank would come from its neighbour.
+			bm, _, err := distributed.ExtractBrick(isosurface.Slab(v, lo, hi), iso)
+			if err != nil {
+				return nil, err
+			}
+			if bm.Len() != offsets[hi]-offsets[lo] {
+				return nil, fmt.Errorf("bench distributed: cell layers [%d, %d) made %d triangles, the layer counts say %d", lo, hi, bm.Len(), offsets[hi]-offsets[lo])
+			}
+			return mesh.Upload(d.c, bm)
+		},
+		first: func(lo int) uint32 { return uint32(offsets[lo]) },
+	}, nil
+}
+
+// pieceCache keeps a rank's pieces on its GPU from frame to frame; a
+// piece not used in a frame is dropped after it.
+type pieceCache struct {
+	src  *source
+	m    map[[2]int]*mesh.GPU
+	used map[[2]int]bool
+}
+
+func (pc *pieceCache) get(a, b int) (*mesh.GPU, error) {
+	k := [2]int{a, b}
+	pc.used[k] = true
+	if g := pc.m[k]; g != nil {
+		return g, nil
+	}
+	g, err := pc.src.upload(a, b)
+	if err != nil {
+		return nil, err
+	}
+	pc.m[k] = g
+	return g, nil
+}
+
+// sweep drops the pieces the last frame did not use.
+func (pc *pieceCache) sweep() {
+	for k, g := range pc.m {
+		if !pc.used[k] {
+			g.Delete()
+			delete(pc.m, k)
+		}
+	}
+	clear(pc.used)
+}
+
+func (pc *pieceCache) delete() {
+	clear(pc.used)
+	pc.sweep()
+}
+
+// slabOf is the piece size: -slabs pieces a rank at the static partition.
+func slabOf(units, ranks, slabs int) int {
+	return max(1, (units+ranks*slabs-1)/(ranks*slabs))
+}
+
+// renderSet renders one split of a set at every view under one balancing
+// policy, and returns the table rows and the image mismatches.
+func (d *distRun) renderSet(f *distFlags, r *rasterizer.Renderer, src *source, whole *mesh.GPU, set int, pol distributed.Policy) (rows [][]string, differ []string, err error) {
+	w, h := r.Options().Width, r.Options().Height
+	bounds := distributed.Partition(src.units, d.size)
+	lo, hi := bounds[d.rank], bounds[d.rank+1]
+	slab := slabOf(src.units, d.size, f.slabs)
+	pc := &pieceCache{src: src, m: map[[2]int]*mesh.GPU{}, used: map[[2]int]bool{}}
+	defer pc.delete()
+	// The first distribution, untimed; its cost per unit is the move cost.
+	start := time.Now()
+	for _, p := range distributed.Pieces(lo, hi, slab) {
+		if _, err = pc.get(p[0], p[1]); err != nil {
+			break
+		}
+	}
+	secs := time.Since(start).Seconds()
+	if err := d.agree("uploading the "+src.split, err); err != nil {
 		return nil, nil, err
 	}
-	// The move cost: the slowest rank's upload time per triangle of its
-	// share (one node: moving is re-uploading).
-	perTri := []float64{secs / float64(max(1, bounds[d.rank+1]-bounds[d.rank]))}
+	perUnit := []float64{secs / float64(max(1, hi-lo))}
 	all := make([]float64, d.size)
-	d.check(d.comm.AllgatherFloat64(perTri, all))
-	bal := &distributed.Balancer{Policy: pol, MoveCost: slices.Max(all)}
+	d.phase = "gathering the move costs"
+	d.check(d.comm.AllgatherFloat64(perUnit, all))
+	moveCost := slices.Max(all)
+	bal := &distributed.Balancer{Policy: pol, MoveCost: moveCost}
+	lrh := &distributed.Handoff{Comm: d.comm, Checkpoint: f.checkpoint, MoveCost: moveCost, Slab: slab}
 	composited := make([]uint64, w*h)
+	acc := make([]uint64, w*h)
+	round := 0
 	for vi, v := range f.viewList {
 		cam := d.pair.Camera(v, w, h)
 		var first float64
-		handoffs := 0
-		var rankMs []float64
-		var compMs []float64
+		handoffs, units := 0, 0
+		var rankMs, compMs []float64
 		same := true
 		for frame := 0; frame < f.frames; frame++ {
-			start := time.Now()
-			_, err := r.Render(part, cam)
-			var words []uint64
-			if err == nil {
-				words = r.Visibility()
+			for i := range acc {
+				acc[i] = rasterizer.EmptyVisibility
 			}
-			err = d.inject(f, err)
+			var renderErr error
+			// A failed piece is remembered, not returned, so that the
+			// handoff protocol still sends its one message and the ranks
+			// learn of the failure together at the agreement below.
+			piece := func(a, b int) error {
+				if renderErr != nil {
+					return nil
+				}
+				g, err := pc.get(a, b)
+				if err == nil {
+					_, err = r.Render(g, cam)
+				}
+				err = d.inject(f, err)
+				if err != nil {
+					renderErr = err
+					return nil
+				}
+				words := r.Visibility()
+				distributed.Globalize(words, src.first(a))
+				for i, x := range words {
+					acc[i] = min(acc[i], x)
+				}
+				return nil
+			}
+			start := time.Now()
+			var st distributed.HandoffStats
+			if pol == distributed.LeftRightHandoff {
+				lo, hi, st, err = lrh.Frame(round, lo, hi, piece)
+				round++
+				if err != nil {
+					d.phase = "the handoffs"
+					d.check(err)
+				}
+			} else {
+				for _, p := range distributed.Pieces(lo, hi, slab) {
+					piece(p[0], p[1])
+				}
+			}
+			err := renderErr
 			rankTime := time.Since(start).Seconds()
-			if err := d.agree(fmt.Sprintf("rendering the %s set at %s", setNames[set], v.Name), err); err != nil {
+			pc.sweep()
+			if err := d.agree(fmt.Sprintf("rendering the %s set (%s) at %s", setNames[set], src.split, v.Name), err); err != nil {
 				return nil, nil, err
 			}
-			distributed.Globalize(words, uint32(bounds[d.rank]))
 			d.phase = "compositing"
 			start = time.Now()
-			_, err = distributed.Composite(d.comm, pick(d.rank == 0, composited, nil), words, 0)
+			_, err = distributed.Composite(d.comm, pick(d.rank == 0, composited, nil), acc, 0)
 			d.check(err)
 			compTime := time.Since(start).Seconds()
-			times := make([]float64, 2*d.size)
+			gave := 0.0
+			if st.Gave > 0 {
+				gave = float64(st.Gave)
+			}
+			times := make([]float64, 3*d.size)
 			d.phase = "gathering the times"
-			d.check(d.comm.AllgatherFloat64([]float64{rankTime, compTime}, times))
+			d.check(d.comm.AllgatherFloat64([]float64{rankTime, compTime, gave}, times))
 			rt, ct := make([]float64, d.size), 0.0
 			for k := range rt {
-				rt[k], ct = times[2*k], max(ct, times[2*k+1])
+				rt[k], ct = times[3*k], max(ct, times[3*k+1])
+				if g := times[3*k+2]; g > 0 {
+					handoffs++
+					units += int(g)
+				}
 			}
 			if frame == 0 {
 				first = distributed.Imbalance(rt)
@@ -508,19 +748,17 @@ func (d *distRun) renderSet(f *distFlags, r *rasterizer.Renderer, m *mesh.Mesh, 
 				}
 				if n > 0 {
 					same = false
-					differ = append(differ, fmt.Sprintf("%s set, %v, %s, frame %d (bounds %v): %d pixels differ", setNames[set], pol, v.Name, frame, bounds, n))
+					differ = append(differ, fmt.Sprintf("%s set, %s, %v, %s, frame %d: %d pixels differ", setNames[set], src.split, pol, v.Name, frame, n))
 				}
 			}
-			next, moved := bal.Next(bounds, rt)
-			handoffs += moved
-			if next[d.rank] != bounds[d.rank] || next[d.rank+1] != bounds[d.rank+1] {
+			if pol != distributed.LeftRightHandoff {
+				next, moved := bal.Next(bounds, rt)
+				handoffs += moved
+				for k := 1; k < d.size; k++ {
+					units += max(next[k]-bounds[k], bounds[k]-next[k])
+				}
 				bounds = next
-				_, err = upload()
-			} else {
-				bounds = next
-			}
-			if err := d.agree("moving the shares", err); err != nil {
-				return nil, nil, err
+				lo, hi = bounds[d.rank], bounds[d.rank+1]
 			}
 		}
 		ms := make([]string, len(rankMs))
@@ -532,12 +770,12 @@ func (d *distRun) renderSet(f *distFlags, r *rasterizer.Renderer, m *mesh.Mesh, 
 		if !same {
 			check = "DIFFERS"
 		}
-		setName, polName := "", ""
+		setName, splitName, polName := "", "", ""
 		if vi == 0 {
-			setName, polName = setNames[set], pol.String()
+			setName, splitName, polName = setNames[set], src.split, pol.String()
 		}
-		rows = append(rows, []string{setName, polName, v.Name, strings.Join(ms, " "), fmt.Sprintf("%.2f", 1e3*compMs[len(compMs)/2]),
-			fmt.Sprintf("%.2f→%.2f", first, distributed.Imbalance(rankMs)), strconv.Itoa(handoffs), check})
+		rows = append(rows, []string{setName, splitName, polName, v.Name, strings.Join(ms, " "), fmt.Sprintf("%.2f", 1e3*compMs[len(compMs)/2]),
+			fmt.Sprintf("%.2f→%.2f", first, distributed.Imbalance(rankMs)), fmt.Sprintf("%d (%d)", handoffs, units), check})
 	}
 	return rows, differ, nil
 }
@@ -549,7 +787,8 @@ func pick[T any](c bool, a, b T) T {
 	return b
 }
 
-// inject is the -fail fault at this rank, during rendering.
+// inject is the -fail fault at this rank, in each piece it renders (so,
+// under LeftRightHandoff, amid the protocol).
 func (d *distRun) inject(f *distFlags, err error) error {
 	if f.failRank != d.rank {
 		return err

@@ -72,17 +72,18 @@ func mpirun(t *testing.T, np int, limit time.Duration, args ...string) (string, 
 }
 
 // TestDistributedBitForBit: on 1 to 4 ranks, both sets of the default
-// dataset at the paper's four views, under every balancing choice (whose
-// boundaries move between the frames), rank 0's composited visibility
-// words and shaded image equal its single-process frame bit for bit (the
-// command fails otherwise).
+// dataset at the paper's four views, split as shares of the triangles and
+// (the balanced set) as bricks of the volume, under every balancing choice
+// (whose boundaries move between and, for LeftRightHandoff, within the
+// frames), rank 0's composited visibility words and shaded image equal
+// its single-process frame bit for bit (the command fails otherwise).
 func TestDistributedBitForBit(t *testing.T) {
 	for np := 1; np <= 4; np++ {
 		out, err, took := mpirun(t, np, 5*time.Minute, "-width", "128", "-height", "128", "-res", "32", "-frames", "2")
 		if err != nil {
 			t.Fatalf("%d ranks: %v\n%s", np, err, out)
 		}
-		for _, want := range []string{fmt.Sprintf("distributed: %d ranks", np), "bit for bit", fmt.Sprintf("rank %d: node", np-1), "local rank", "Static", "LeftRightHandoff", "CostEffective"} {
+		for _, want := range []string{fmt.Sprintf("distributed: %d ranks", np), "bit for bit", fmt.Sprintf("rank %d: node", np-1), "local rank", "triangles", "bricks", "Static", "LeftRightHandoff", "CostEffective"} {
 			if !strings.Contains(out, want) {
 				t.Fatalf("%d ranks: no %q in the output:\n%s", np, want, out)
 			}
@@ -110,6 +111,8 @@ func TestDistributedFaults(t *testing.T) {
 		{"bad flag", []string{"-balance", "fair"}, []string{`invalid value "fair" for flag -balance`, "no balancing policy"}, time.Minute},
 		{"bad device", []string{"-device", "7"}, []string{"rank 0,1,2,3: gpu: EGL device 7 does not exist: EGL lists", "making a GL context"}, time.Minute},
 		{"hang", []string{"-fail", "1:hang", "-timeout", "5s"}, []string{"another rank did not reach", "-timeout", "ending the job"}, time.Minute},
+		{"hang amid handoffs", []string{"-fail", "1:hang", "-timeout", "5s", "-balance", "LRH"}, []string{"another rank did not reach", "ending the job"}, time.Minute},
+		{"error amid handoffs", []string{"-fail", "3:error", "-balance", "LRH"}, []string{"rank 3: injected failure (-fail): the GL context is lost"}, time.Minute},
 		{"exit", []string{"-fail", "3:exit"}, []string{"Exit code:    7"}, time.Minute},
 		{"kill", []string{"-fail", "1:kill"}, []string{"process rank 1", "signal 9"}, time.Minute},
 	}

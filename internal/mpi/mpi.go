@@ -74,6 +74,28 @@ static int dpgl_local_rank(void) {
 	return r;
 }
 
+// A point-to-point message: its request and its words, in C memory so
+// that MPI may hold them across calls without Go's pointer rules.
+typedef struct { MPI_Request req; long long words[8]; } dpgl_msg;
+
+static int dpgl_isend(dpgl_msg *m, int n, int to, int tag) {
+	return MPI_Isend(m->words, n, MPI_LONG_LONG, to, tag, MPI_COMM_WORLD, &m->req);
+}
+
+static int dpgl_irecv(dpgl_msg *m, int n, int from, int tag) {
+	return MPI_Irecv(m->words, n, MPI_LONG_LONG, from, tag, MPI_COMM_WORLD, &m->req);
+}
+
+// dpgl_test: 1 done, 0 not yet, else -(MPI error code) - 1.
+static int dpgl_test(dpgl_msg *m) {
+	int done = 0;
+	int err = MPI_Test(&m->req, &done, MPI_STATUS_IGNORE);
+	if (err != MPI_SUCCESS) return -err - 1;
+	return done;
+}
+
+static int dpgl_wait_msg(dpgl_msg *m, double timeout) { return dpgl_wait(&m->req, timeout); }
+
 static int dpgl_rank(void) { int r = -1; MPI_Comm_rank(MPI_COMM_WORLD, &r); return r; }
 static int dpgl_size(void) { int n = 0; MPI_Comm_size(MPI_COMM_WORLD, &n); return n; }
 static void dpgl_abort(int code) { MPI_Abort(MPI_COMM_WORLD, code); }
@@ -210,4 +232,92 @@ func AllgatherFloat64(send, recv []float64, timeout time.Duration) error {
 	defer p.Unpin()
 	pin(&p, send, recv)
 	return result("MPI_Iallgather(double)", C.dpgl_allgather_f64(ptr(send), ptr(recv), C.int(len(send)), seconds(timeout)))
+}
+
+// MaxWords is the longest point-to-point message, in int64 words.
+const MaxWords = 8
+
+// Message is one non-blocking point-to-point message (MPI_Isend or
+// MPI_Irecv of int64 words on MPI_COMM_WORLD), in C memory.
+type Message struct {
+	m    *C.dpgl_msg
+	n    int
+	done bool
+}
+
+func newMessage(n int) *Message {
+	if n < 0 || n > MaxWords {
+		panic(fmt.Sprintf("mpi: a message of %d words; at most %d", n, MaxWords))
+	}
+	m := (*C.dpgl_msg)(C.calloc(1, C.sizeof_dpgl_msg))
+	return &Message{m: m, n: n}
+}
+
+// Isend starts sending words to rank to with tag; Wait (or Test until
+// true) completes it, and Free releases it.
+func Isend(words []int64, to, tag int) (*Message, error) {
+	m := newMessage(len(words))
+	for i, w := range words {
+		m.m.words[i] = C.longlong(w)
+	}
+	if code := C.dpgl_isend(m.m, C.int(m.n), C.int(to), C.int(tag)); code != 0 {
+		m.Free()
+		return nil, result("MPI_Isend", code)
+	}
+	return m, nil
+}
+
+// Irecv starts receiving n words from rank from with tag.
+func Irecv(n, from, tag int) (*Message, error) {
+	m := newMessage(n)
+	if code := C.dpgl_irecv(m.m, C.int(n), C.int(from), C.int(tag)); code != 0 {
+		m.Free()
+		return nil, result("MPI_Irecv", code)
+	}
+	return m, nil
+}
+
+// Test reports, without waiting, whether the message has completed.
+func (m *Message) Test() (bool, error) {
+	if m.done {
+		return true, nil
+	}
+	switch r := C.dpgl_test(m.m); {
+	case r == 1:
+		m.done = true
+	case r < 0:
+		return false, result("MPI_Test", -r-1)
+	}
+	return m.done, nil
+}
+
+// Wait completes the message, or returns ErrTimeout after timeout.
+func (m *Message) Wait(timeout time.Duration) error {
+	if m.done {
+		return nil
+	}
+	if err := result("MPI_Wait(message)", C.dpgl_wait_msg(m.m, seconds(timeout))); err != nil {
+		return err
+	}
+	m.done = true
+	return nil
+}
+
+// Words are a completed message's words.
+func (m *Message) Words() []int64 {
+	w := make([]int64, m.n)
+	for i := range w {
+		w[i] = int64(m.m.words[i])
+	}
+	return w
+}
+
+// Free releases a completed message's memory. A message still under way
+// must not be freed (MPI still writes into it): the job is to be aborted
+// then.
+func (m *Message) Free() {
+	if m.m != nil {
+		C.free(unsafe.Pointer(m.m))
+		m.m = nil
+	}
 }

@@ -43,21 +43,17 @@ func ParsePolicy(s string) (Policy, error) {
 	return 0, fmt.Errorf("no balancing policy %q (have Static, LeftRightHandoff (LRH), CostEffective)", s)
 }
 
-// Balancer moves the share boundaries between frames. Every rank runs the
+// Balancer moves the share boundaries between frames, from every rank's
+// time: the global decisions (Static, CostEffective). Every rank runs the
 // same Balancer on the same allgathered times, so all compute the same
-// boundaries.
+// boundaries. LeftRightHandoff balances within the frame between
+// neighbours (Handoff); Next leaves its boundaries as they are.
 type Balancer struct {
 	Policy Policy
-	// Checkpoint is Left-Right Handoff's checkpoint fraction: a rank that
-	// reaches its checkpoint first takes over at most the part of its
-	// partner's share beyond the partner's checkpoint, (1−Checkpoint) of
-	// it. 0 means 0.5.
-	Checkpoint float64
-	// MoveCost is the time, in the times' unit, to move one triangle
-	// between ranks (its upload, and its bytes on the wire across nodes):
-	// a move must save more than it costs.
+	// MoveCost is the time, in the times' unit, to move one unit (a
+	// triangle, a cell layer) between ranks (its upload, and its bytes on
+	// the wire across nodes): a move must save more than it costs.
 	MoveCost float64
-	round    int
 }
 
 // Next returns the next frame's boundaries from this frame's (bounds, as
@@ -71,31 +67,6 @@ func (b *Balancer) Next(bounds []int, times []float64) (next []int, handoffs int
 	next = append([]int(nil), bounds...)
 	rho := densities(bounds, times)
 	switch b.Policy {
-	case LeftRightHandoff:
-		cp := b.Checkpoint
-		if cp <= 0 || cp >= 1 {
-			cp = 0.5
-		}
-		// Pairs (0,1), (2,3), ... in even rounds, (1,2), (3,4), ... in odd
-		// ones: each rank alternates between its right and left partner.
-		for a := b.round % 2; a+1 < n; a += 2 {
-			lo, mid, hi := bounds[a], bounds[a+1], bounds[a+2]
-			target := splitCost(bounds, rho, lo, hi, 0.5)
-			// The giver hands off from the end nearest its partner, at most
-			// what lies beyond its checkpoint.
-			if target > mid {
-				target = min(target, mid+int((1-cp)*float64(hi-mid)))
-			} else {
-				target = max(target, mid-int((1-cp)*float64(mid-lo)))
-			}
-			ta, tb := times[a], times[a+1]
-			after := cost(rho, bounds, lo, target)
-			saving := max(ta, tb) - max(after, ta+tb-after)
-			if target != mid && saving > b.MoveCost*math.Abs(float64(target-mid)) {
-				next[a+1] = target
-				handoffs++
-			}
-		}
 	case CostEffective:
 		total, slowest := 0.0, 0.0
 		for _, t := range times {
@@ -122,7 +93,6 @@ func (b *Balancer) Next(bounds []int, times []float64) (next []int, handoffs int
 			next = moved
 		}
 	}
-	b.round++
 	return next, handoffs
 }
 

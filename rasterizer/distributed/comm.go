@@ -18,6 +18,22 @@ type Comm interface {
 	Gather(send, recv []uint64, root int) error
 	// AllgatherFloat64 gives every rank every rank's send, in rank order.
 	AllgatherFloat64(send, recv []float64) error
+	// Send sends msg to rank to, without waiting for to to receive it.
+	// Messages from one rank to another arrive in the order sent.
+	Send(to int, msg Msg) error
+	// Receive starts receiving the next message from rank from.
+	Receive(from int) (Receipt, error)
+}
+
+// Msg is a point-to-point message: the Left-Right Handoff's signals.
+type Msg [4]int64
+
+// Receipt is a receive under way.
+type Receipt interface {
+	// Test reports whether the message has arrived, without waiting.
+	Test() (Msg, bool, error)
+	// Wait waits for the message (under MPI, within the time limit).
+	Wait() (Msg, error)
 }
 
 // Local is n ranks as goroutines of one process: Local(n)[r] is rank r.
@@ -27,7 +43,13 @@ func Local(n int) []Comm {
 	if n < 1 {
 		panic(fmt.Sprintf("distributed: Local(%d): want 1 rank or more", n))
 	}
-	g := &localGroup{n: n, slots: make([]any, n)}
+	g := &localGroup{n: n, slots: make([]any, n), mail: make([][]chan Msg, n)}
+	for from := range g.mail {
+		g.mail[from] = make([]chan Msg, n)
+		for to := range g.mail[from] {
+			g.mail[from][to] = make(chan Msg, 64)
+		}
+	}
 	g.cond = sync.NewCond(&g.mu)
 	cs := make([]Comm, n)
 	for r := range cs {
@@ -43,6 +65,7 @@ type localGroup struct {
 	slots []any
 	count int
 	gen   int
+	mail  [][]chan Msg // mail[from][to]
 }
 
 // barrier waits until all n ranks arrive.
@@ -118,4 +141,37 @@ func (c *localComm) AllgatherFloat64(send, recv []float64) error {
 		}
 	})
 	return nil
+}
+
+func (c *localComm) Send(to int, msg Msg) error {
+	c.g.mail[c.rank][to] <- msg
+	return nil
+}
+
+func (c *localComm) Receive(from int) (Receipt, error) {
+	return &localReceipt{ch: c.g.mail[from][c.rank]}, nil
+}
+
+type localReceipt struct {
+	ch   chan Msg
+	msg  Msg
+	done bool
+}
+
+func (r *localReceipt) Test() (Msg, bool, error) {
+	if !r.done {
+		select {
+		case r.msg = <-r.ch:
+			r.done = true
+		default:
+		}
+	}
+	return r.msg, r.done, nil
+}
+
+func (r *localReceipt) Wait() (Msg, error) {
+	if !r.done {
+		r.msg, r.done = <-r.ch, true
+	}
+	return r.msg, nil
 }
