@@ -45,11 +45,8 @@ func runDistributedPredict(args []string, w io.Writer) error {
 		"static partition and of CostEffective's after -frames frames, the rounds Left-Right Handoff needs at least (a pair\n"+
 		"evens out its predicted times, so a boundary moves at most about half a share in a round, and races every other round:\n"+
 		"4 x the most work, in shares, that must cross one boundary), and the compositing traffic per rank.")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("bench distributed-predict: unexpected argument %q (flags come after the command)", fs.Arg(0))
 	}
 	if err := f.check(); err != nil {
 		return err
