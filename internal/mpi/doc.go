@@ -14,7 +14,12 @@
 //     Reduce_scatter and no Gather, and no non-blocking collectives, so a
 //     wait on a dead or stuck rank could not be given a time limit.
 //
-// Seven MPI calls through cgo cost less than working around those gaps.
+// A dozen MPI calls through cgo cost less than working around those gaps:
+// the collectives (reduce-scatter with MIN, gather, allgather), the
+// Left-Right Handoff's point-to-point messages (Isend, Irecv, Test; their
+// words live in C memory, so MPI may hold them across calls), and
+// LocalRank (MPI_Comm_split_type with MPI_COMM_TYPE_SHARED), by which each
+// rank takes its node's GPU.
 //
 // # Build tag
 //
@@ -25,10 +30,10 @@
 //
 // # Time limits
 //
-// MPI waits for ever on a rank that hangs. Every collective here is started
-// non-blocking and waited on with a deadline (a loop of MPI_Test); when the
-// deadline passes it returns ErrTimeout, and the caller must Abort: a
-// collective that was started cannot be withdrawn.
+// MPI waits for ever on a rank that hangs. Every collective and message
+// here is started non-blocking and waited on with a deadline (a loop of
+// MPI_Test); when the deadline passes it returns ErrTimeout, and the caller
+// must Abort: a collective that was started cannot be withdrawn.
 //
 // Calls must not overlap (MPI_THREAD_SERIALIZED): make them from one
 // goroutine.
