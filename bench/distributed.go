@@ -257,7 +257,7 @@ func (d *distRun) parse(args []string) (*distFlags, error) {
 	cliflag.Int(fs, &f.slabs, "slabs", 8, "pieces per rank at the first, equal partition: the unit of rendering, of the checkpoint and of the handoffs", 1, 1<<20)
 	cliflag.Float(fs, &f.checkpoint, "checkpoint", 0.5, "LeftRightHandoff's checkpoint: the fraction of its pieces a rank renders before it signals its partner", cliflag.Float32)
 	fs.StringVar(&f.device, "device", "rank", `the GL device of each rank: "rank" (the local rank, among the ranks on its node, mod the node's EGL devices: one GPU per rank, llvmpipe shared), "any" (the first that works, or DPGL_EGL_DEVICE), or an EGL device index`)
-	fs.StringVar(&f.fail, "fail", "", "fault injection for tests: RANK:KIND makes that rank fail while rendering, KIND one of error (a run-time error, as a lost context), hang, exit (a crash), kill (SIGKILL)")
+	fs.StringVar(&f.fail, "fail", "", "fault injection for tests: RANK:KIND makes that rank fail while rendering, KIND one of error (a run-time error, as a lost context), hang, exit (a crash), kill (SIGKILL), slow (100 ms more a piece: a loaded GPU)")
 	fs.Usage = usageFor(fs, "distributed", "Sort-last rendering over MPI: run it as `mpirun -np N bench distributed`. Each rank draws a share of the triangles\n"+
 		"into its own visibility buffer; the shares are composited by a MIN reduce-scatter and a gather at rank 0,\n"+
 		"which shades the image and checks it bit for bit against its own single-process frame. Between frames\n"+
@@ -311,8 +311,8 @@ func (d *distRun) parse(args []string) (*distFlags, error) {
 	if f.fail != "" {
 		r, kind, ok := strings.Cut(f.fail, ":")
 		n, err := strconv.Atoi(r)
-		if !ok || err != nil || n < 0 || !slices.Contains([]string{"error", "hang", "exit", "kill"}, kind) {
-			return nil, f.errorf("fail", f.fail, "want RANK:KIND with KIND error, hang, exit or kill")
+		if !ok || err != nil || n < 0 || !slices.Contains([]string{"error", "hang", "exit", "kill", "slow"}, kind) {
+			return nil, f.errorf("fail", f.fail, "want RANK:KIND with KIND error, hang, exit, kill or slow")
 		}
 		f.failRank, f.failKind = n, kind
 	}
@@ -803,6 +803,8 @@ func (d *distRun) inject(f *distFlags, err error) error {
 	case "kill":
 		syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		select {}
+	case "slow":
+		time.Sleep(100 * time.Millisecond)
 	}
 	return err
 }

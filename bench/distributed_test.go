@@ -135,3 +135,35 @@ func TestDistributedFaults(t *testing.T) {
 		t.Logf("%s: ended in %v: %v", tc.name, took.Round(time.Millisecond), err)
 	}
 }
+
+// TestDistributedHandoff: with rank 1 slowed by 100 ms a piece, rank 0
+// reaches its checkpoint first and rank 1, at its first piece, hands it
+// pieces over MPI's point-to-point messages; the image stays identical.
+// Without the slowdown Static moves nothing.
+func TestDistributedHandoff(t *testing.T) {
+	args := []string{"-width", "64", "-height", "64", "-res", "16", "-frames", "2", "-sets", "balanced", "-views", "(0,0)", "-balance", "Static,LRH"}
+	for _, split := range []string{"triangles", "bricks"} {
+		out, err, _ := mpirun(t, 2, 2*time.Minute, append(args, "-split", split, "-fail", "1:slow")...)
+		if err != nil || strings.Contains(out, "DIFFERS") {
+			t.Fatalf("%s: %v\n%s", split, err, out)
+		}
+		rows := 0
+		for _, line := range strings.Split(out, "\n") {
+			fields := strings.Fields(line)
+			if len(fields) < 4 || fields[0] != "balanced" || fields[1] != split {
+				continue
+			}
+			rows++
+			moved := !strings.Contains(line, " 0 (0) ")
+			if fields[2] == "LeftRightHandoff" && !moved {
+				t.Fatalf("%s: rank 1 slowed, yet no handoff:\n%s", split, out)
+			}
+			if fields[2] == "Static" && moved {
+				t.Fatalf("%s: Static moved pieces:\n%s", split, out)
+			}
+		}
+		if rows != 2 {
+			t.Fatalf("%s: %d rows for Static and LeftRightHandoff, want 2:\n%s", split, rows, out)
+		}
+	}
+}
