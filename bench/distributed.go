@@ -46,6 +46,12 @@ func (c mpiComm) ReduceScatterMin(send, recv []uint64) error {
 func (c mpiComm) Gather(send, recv []uint64, root int) error {
 	return mpi.Gather(send, recv, root, c.timeout)
 }
+func (c mpiComm) AllgatherUint64(send, recv []uint64) error {
+	return mpi.AllgatherUint64(send, recv, c.timeout)
+}
+func (c mpiComm) ReduceOr(send, recv []uint32, root int) error {
+	return mpi.ReduceOr(send, recv, root, c.timeout)
+}
 func (c mpiComm) AllgatherFloat64(send, recv []float64) error {
 	return mpi.AllgatherFloat64(send, recv, c.timeout)
 }
@@ -224,6 +230,7 @@ type distFlags struct {
 	*expFlags
 	sets, balance, fail string
 	device, split       string
+	resolve             string
 	splitList           []string
 	slabs               int
 	checkpoint          float64
@@ -256,6 +263,7 @@ func (d *distRun) parse(args []string) (*distFlags, error) {
 	fs.StringVar(&f.split, "split", "triangles,bricks", "how the ranks split the data, comma-separated: triangles (shares of each set's triangles), bricks (z-slabs of the volume's cell layers with a one-layer overlap, each rank extracting its own surface; the balanced set only)")
 	cliflag.Int(fs, &f.slabs, "slabs", 8, "pieces per rank at the first, equal partition: the unit of rendering, of the checkpoint and of the handoffs", 1, 1<<20)
 	cliflag.Float(fs, &f.checkpoint, "checkpoint", 0.5, "LeftRightHandoff's checkpoint: the fraction of its pieces a rank renders before it signals its partner", cliflag.Float32)
+	fs.StringVar(&f.resolve, "resolve", "root", `where the image is shaded: "root" (rank 0 resolves the composited words from the whole mesh) or "ranks" (the composited words are allgathered, each rank shades the pixels its own triangles won, and a bitwise-OR reduction joins them at rank 0: no rank needs another's triangles)`)
 	fs.StringVar(&f.device, "device", "rank", `the GL device of each rank: "rank" (the local rank, among the ranks on its node, mod the node's EGL devices: one GPU per rank, llvmpipe shared), "any" (the first that works, or DPGL_EGL_DEVICE), or an EGL device index`)
 	fs.StringVar(&f.fail, "fail", "", "fault injection for tests: RANK:KIND makes that rank fail while rendering, KIND one of error (a run-time error, as a lost context), hang, exit (a crash), kill (SIGKILL), slow (100 ms more a piece: a loaded GPU)")
 	fs.Usage = usageFor(fs, "distributed", "Sort-last rendering over MPI: run it as `mpirun -np N bench distributed`. Each rank draws a share of the triangles\n"+
@@ -292,6 +300,9 @@ func (d *distRun) parse(args []string) (*distFlags, error) {
 			return nil, f.errorf("split", f.split, "no split %q (have triangles, bricks)", sp)
 		}
 		f.splitList = append(f.splitList, sp)
+	}
+	if f.resolve != "root" && f.resolve != "ranks" {
+		return nil, f.errorf("resolve", f.resolve, `want "root" or "ranks"`)
 	}
 	if !(f.checkpoint > 0 && f.checkpoint < 1) {
 		return nil, f.errorf("checkpoint", fmt.Sprint(f.checkpoint), "want a fraction between 0 and 1, both excluded")
@@ -369,8 +380,13 @@ func (d *distRun) run(args []string, w io.Writer) error {
 	fmt.Fprintf(w, "dataset: %s at isovalue %g: balanced %d triangles, unbalanced %d\n", pair.Name, pair.Iso, pair.Balanced.Len(), pair.Unbalanced.Len())
 	pixels := f.width * f.height
 	block := (pixels + d.size - 1) / d.size
-	fmt.Fprintf(w, "compositing: MIN reduce-scatter of %d KiB a rank (%d-word blocks), then a gather of the blocks at rank 0 (%d KiB in all); the ids made global by each piece's first triangle (bricks: an exclusive scan of the layers' triangle counts)\n",
-		8*block*d.size/1024, block, 8*block*d.size/1024)
+	fmt.Fprintf(w, "compositing: MIN reduce-scatter of %d KiB a rank (%d-word blocks), ", 8*block*d.size/1024, block)
+	if f.resolve == "ranks" {
+		fmt.Fprintf(w, "an allgather of the blocks (%d KiB at every rank), each rank shading the pixels its triangles won, a bitwise-OR reduction of the %d KiB of pixels at rank 0", 8*block*d.size/1024, 4*pixels/1024)
+	} else {
+		fmt.Fprintf(w, "then a gather of the blocks at rank 0 (%d KiB in all), which shades them", 8*block*d.size/1024)
+	}
+	fmt.Fprintf(w, "; the ids made global by each piece's first triangle (bricks: an exclusive scan of the layers' triangle counts)\n")
 	if err := d.agree("warming up", d.warmUp(f, r)); err != nil {
 		return err
 	}
@@ -424,7 +440,8 @@ func (d *distRun) run(args []string, w io.Writer) error {
 	t.writeText(w)
 	fmt.Fprintf(w, "  split: triangles (shares of the set's triangles) or bricks (z-slabs of the volume's cell layers, each rank extracting its own with a one-layer overlap);\n"+
 		"  rank ms: each rank's wall time for its share in pieces (-slabs a rank at the start; extraction and upload of pieces new to it, render, read-back and minimum of the visibility words,\n"+
-		"  and for LeftRightHandoff its signals, the wait for its partner's reply and the pieces handed to it); composite ms: the slowest rank's reduce-scatter and gather (median frame);\n"+
+		"  and for LeftRightHandoff its signals, the wait for its partner's reply and the pieces handed to it); composite ms: the slowest rank's reduce-scatter and gather\n"+
+		"  (-resolve ranks: and its resolve and the OR reduction; median frame);\n"+
 		"  imbalance: slowest rank / mean; handoffs: pieces moved between ranks over the frames (LeftRightHandoff: replies that moved pieces; CostEffective: boundaries moved), and the units they held;\n"+
 		"  image: rank 0's composited visibility words and shaded pixels against its single-process frame\n")
 	if len(differ) > 0 {
@@ -662,6 +679,10 @@ func (d *distRun) renderSet(f *distFlags, r *rasterizer.Renderer, src *source, w
 	lrh := &distributed.Handoff{Comm: d.comm, Checkpoint: f.checkpoint, MoveCost: moveCost, Slab: slab}
 	composited := make([]uint64, w*h)
 	acc := make([]uint64, w*h)
+	var shaded, pixels []uint32 // -resolve ranks: this rank's pixels, and at rank 0 all ranks'
+	if f.resolve == "ranks" {
+		shaded, pixels = make([]uint32, w*h), make([]uint32, w*h)
+	}
 	round := 0
 	for vi, v := range f.viewList {
 		cam := d.pair.Camera(v, w, h)
@@ -719,8 +740,27 @@ func (d *distRun) renderSet(f *distFlags, r *rasterizer.Renderer, src *source, w
 			}
 			d.phase = "compositing"
 			start = time.Now()
-			_, err = distributed.Composite(d.comm, pick(d.rank == 0, composited, nil), acc, 0)
-			d.check(err)
+			if f.resolve == "ranks" {
+				// Every rank gets the composited words and shades the
+				// pixels its own pieces won (those it rendered this
+				// frame: the cache holds no other after the sweep); an
+				// OR at rank 0 joins them.
+				_, err = distributed.CompositeAll(d.comm, composited, acc)
+				d.check(err)
+				var mine []distributed.Piece
+				for k, g := range pc.m {
+					mine = append(mine, distributed.Piece{Mesh: g, First: src.first(k[0])})
+				}
+				err = distributed.ResolveShare(r, cam, composited, mine, d.rank == 0, shaded)
+				if err := d.agree("resolving at every rank", err); err != nil {
+					return nil, nil, err
+				}
+				d.phase = "joining the pixels"
+				d.check(d.comm.ReduceOr(shaded, pick(d.rank == 0, pixels, nil), 0))
+			} else {
+				_, err = distributed.Composite(d.comm, pick(d.rank == 0, composited, nil), acc, 0)
+				d.check(err)
+			}
 			compTime := time.Since(start).Seconds()
 			gave := 0.0
 			if st.Gave > 0 {
@@ -742,7 +782,7 @@ func (d *distRun) renderSet(f *distFlags, r *rasterizer.Renderer, src *source, w
 			}
 			rankMs, compMs = rt, append(compMs, ct)
 			if d.rank == 0 {
-				n, err := checkComposite(r, whole, cam, composited)
+				n, err := checkComposite(r, whole, cam, composited, pick(f.resolve == "ranks", pixels, nil))
 				if err != nil {
 					return nil, nil, err
 				}
@@ -812,16 +852,21 @@ func (d *distRun) inject(f *distFlags, err error) error {
 // checkComposite compares the composited words with rank 0's own frame
 // of the whole mesh, then resolves them and compares the pixels: the
 // number of pixels that differ.
-func checkComposite(r *rasterizer.Renderer, whole *mesh.GPU, cam view.Camera, composited []uint64) (int, error) {
+// With pixels (-resolve ranks: the ranks' own resolves joined) those are
+// compared instead of rank 0's resolve.
+func checkComposite(r *rasterizer.Renderer, whole *mesh.GPU, cam view.Camera, composited []uint64, pixels []uint32) (int, error) {
 	if _, err := r.Render(whole, cam); err != nil {
 		return 0, fmt.Errorf("bench distributed: rank 0's single-process frame: %w", err)
 	}
 	want, wantPix := r.Visibility(), r.Pixels()
-	if err := r.Resolve(whole, cam, composited); err != nil {
-		return 0, err
+	if pixels == nil {
+		if err := r.Resolve(whole, cam, composited); err != nil {
+			return 0, err
+		}
+		pixels = r.Pixels()
 	}
 	n := 0
-	for p, px := range r.Pixels() {
+	for p, px := range pixels {
 		if px != wantPix[p] || composited[p] != want[p] {
 			n++
 		}

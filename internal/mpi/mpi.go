@@ -56,6 +56,20 @@ static int dpgl_allgather_bytes(const void *send, void *recv, int block, double 
 	return dpgl_wait(&req, timeout);
 }
 
+static int dpgl_allgather_u64(const void *send, void *recv, int block, double timeout) {
+	MPI_Request req;
+	int err = MPI_Iallgather(send, block, MPI_UINT64_T, recv, block, MPI_UINT64_T, MPI_COMM_WORLD, &req);
+	if (err != MPI_SUCCESS) return err;
+	return dpgl_wait(&req, timeout);
+}
+
+static int dpgl_reduce_or_u32(const void *send, void *recv, int n, int root, double timeout) {
+	MPI_Request req;
+	int err = MPI_Ireduce(send, recv, n, MPI_UINT32_T, MPI_BOR, root, MPI_COMM_WORLD, &req);
+	if (err != MPI_SUCCESS) return err;
+	return dpgl_wait(&req, timeout);
+}
+
 static int dpgl_allgather_f64(const void *send, void *recv, int block, double timeout) {
 	MPI_Request req;
 	int err = MPI_Iallgather(send, block, MPI_DOUBLE, recv, block, MPI_DOUBLE, MPI_COMM_WORLD, &req);
@@ -221,6 +235,30 @@ func AllgatherBytes(send, recv []byte, timeout time.Duration) error {
 	defer p.Unpin()
 	pin(&p, send, recv)
 	return result("MPI_Iallgather(bytes)", C.dpgl_allgather_bytes(ptr(send), ptr(recv), C.int(len(send)), seconds(timeout)))
+}
+
+// AllgatherUint64 gives every rank every rank's send, in rank order:
+// len(recv) = Size()·len(send).
+func AllgatherUint64(send, recv []uint64, timeout time.Duration) error {
+	if len(recv) != Size()*len(send) {
+		panic(fmt.Sprintf("mpi: AllgatherUint64: %d words to receive for %d ranks of %d", len(recv), Size(), len(send)))
+	}
+	var p runtime.Pinner
+	defer p.Unpin()
+	pin(&p, send, recv)
+	return result("MPI_Iallgather(uint64)", C.dpgl_allgather_u64(ptr(send), ptr(recv), C.int(len(send)), seconds(timeout)))
+}
+
+// ReduceOr puts the elementwise bitwise OR of every rank's send into
+// root's recv (len(recv) = len(send) at root; ignored elsewhere).
+func ReduceOr(send, recv []uint32, root int, timeout time.Duration) error {
+	if Rank() == root && len(recv) != len(send) {
+		panic(fmt.Sprintf("mpi: ReduceOr: %d words to receive for %d sent", len(recv), len(send)))
+	}
+	var p runtime.Pinner
+	defer p.Unpin()
+	pin(&p, send, recv)
+	return result("MPI_Ireduce(BOR)", C.dpgl_reduce_or_u32(ptr(send), ptr(recv), C.int(len(send)), C.int(root), seconds(timeout)))
 }
 
 // AllgatherFloat64 gives every rank every rank's send, in rank order.

@@ -18,6 +18,11 @@ type Comm interface {
 	Gather(send, recv []uint64, root int) error
 	// AllgatherFloat64 gives every rank every rank's send, in rank order.
 	AllgatherFloat64(send, recv []float64) error
+	// AllgatherUint64 gives every rank every rank's send, in rank order.
+	AllgatherUint64(send, recv []uint64) error
+	// ReduceOr puts the elementwise bitwise OR of every rank's send into
+	// root's recv.
+	ReduceOr(send, recv []uint32, root int) error
 	// Send sends msg to rank to, without waiting for to to receive it.
 	// Messages from one rank to another arrive in the order sent.
 	Send(to int, msg Msg) error
@@ -174,4 +179,29 @@ func (r *localReceipt) Wait() (Msg, error) {
 		r.msg, r.done = <-r.ch, true
 	}
 	return r.msg, nil
+}
+
+func (c *localComm) AllgatherUint64(send, recv []uint64) error {
+	c.exchange(send, func(slots []any) {
+		for r, s := range slots {
+			copy(recv[r*len(send):], s.([]uint64))
+		}
+	})
+	return nil
+}
+
+func (c *localComm) ReduceOr(send, recv []uint32, root int) error {
+	c.exchange(send, func(slots []any) {
+		if c.rank != root {
+			return
+		}
+		for i := range recv {
+			v := uint32(0)
+			for _, s := range slots {
+				v |= s.([]uint32)[i]
+			}
+			recv[i] = v
+		}
+	})
+	return nil
 }

@@ -49,6 +49,21 @@ type CompositeStats struct {
 // words, then a gather of the blocks at root. dst (len(words) long) is
 // written at root only and may be nil elsewhere.
 func Composite(c Comm, dst, words []uint64, root int) (CompositeStats, error) {
+	return composite(c, dst, words, root)
+}
+
+// CompositeAll is Composite with the blocks allgathered instead of
+// gathered: every rank's dst receives the composited words, for
+// ResolveShare. SentBytes counts the allgather's block like the gather's.
+func CompositeAll(c Comm, dst, words []uint64) (CompositeStats, error) {
+	if len(dst) != len(words) {
+		panic(fmt.Sprintf("distributed: CompositeAll: dst of %d words for %d", len(dst), len(words)))
+	}
+	return composite(c, dst, words, -1)
+}
+
+// composite gathers the blocks at root, or at every rank when root < 0.
+func composite(c Comm, dst, words []uint64, root int) (CompositeStats, error) {
 	n, size := len(words), c.Size()
 	block := (n + size - 1) / size
 	st := CompositeStats{Block: block, SentBytes: int64(8 * (block*size + block))}
@@ -66,7 +81,7 @@ func Composite(c Comm, dst, words []uint64, root int) (CompositeStats, error) {
 		return st, err
 	}
 	var all []uint64
-	if c.Rank() == root {
+	if c.Rank() == root || root < 0 {
 		if len(dst) != n {
 			panic(fmt.Sprintf("distributed: Composite: dst of %d words for %d", len(dst), n))
 		}
@@ -75,10 +90,14 @@ func Composite(c Comm, dst, words []uint64, root int) (CompositeStats, error) {
 			all = make([]uint64, block*size)
 		}
 	}
-	if err := c.Gather(mine, all, root); err != nil {
+	if root < 0 {
+		if err := c.AllgatherUint64(mine, all); err != nil {
+			return st, err
+		}
+	} else if err := c.Gather(mine, all, root); err != nil {
 		return st, err
 	}
-	if c.Rank() == root && block*size != n {
+	if (c.Rank() == root || root < 0) && block*size != n {
 		copy(dst, all[:n])
 	}
 	return st, nil

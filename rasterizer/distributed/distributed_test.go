@@ -175,3 +175,73 @@ func TestParsePolicy(t *testing.T) {
 		t.Fatal("ParsePolicy(fair): no error")
 	}
 }
+
+// TestCompositeAllLocal: every rank's dst receives the composited words,
+// for pixel counts below, at and above a multiple of the ranks.
+func TestCompositeAllLocal(t *testing.T) {
+	rng := rand.New(rand.NewPCG(20, 3))
+	for ranks := 1; ranks <= 5; ranks++ {
+		for _, pixels := range []int{0, 1, ranks + 1, 9 * ranks, 777} {
+			words := make([][]uint64, ranks)
+			want := make([]uint64, pixels)
+			for i := range want {
+				want[i] = rasterizer.EmptyVisibility
+			}
+			for r := range words {
+				words[r] = make([]uint64, pixels)
+				for i := range words[r] {
+					words[r][i] = rng.Uint64N(1<<40) | rasterizer.EmptyVisibility&^(1<<63)
+					want[i] = min(want[i], words[r][i])
+				}
+			}
+			dst := make([][]uint64, ranks)
+			errs := runLocal(ranks, func(c Comm) error {
+				dst[c.Rank()] = make([]uint64, pixels)
+				_, err := CompositeAll(c, dst[c.Rank()], words[c.Rank()])
+				return err
+			})
+			for r := range errs {
+				if errs[r] != nil {
+					t.Fatalf("%d ranks, %d pixels: rank %d: %v", ranks, pixels, r, errs[r])
+				}
+				for i := range want {
+					if dst[r][i] != want[i] {
+						t.Fatalf("%d ranks, %d pixels: rank %d's pixel %d is %#x, want %#x", ranks, pixels, r, i, dst[r][i], want[i])
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestReduceOrLocal(t *testing.T) {
+	for ranks := 1; ranks <= 4; ranks++ {
+		root := ranks - 1
+		got := make([]uint32, 33)
+		errs := runLocal(ranks, func(c Comm) error {
+			send := make([]uint32, 33)
+			for i := range send {
+				send[i] = 1 << ((i + c.Rank()) % 32)
+			}
+			var recv []uint32
+			if c.Rank() == root {
+				recv = got
+			}
+			return c.ReduceOr(send, recv, root)
+		})
+		for r, err := range errs {
+			if err != nil {
+				t.Fatalf("rank %d: %v", r, err)
+			}
+		}
+		for i, v := range got {
+			want := uint32(0)
+			for r := 0; r < ranks; r++ {
+				want |= 1 << ((i + r) % 32)
+			}
+			if v != want {
+				t.Fatalf("%d ranks: word %d is %#x, want %#x", ranks, i, v, want)
+			}
+		}
+	}
+}
