@@ -33,7 +33,10 @@
 // Composite does it as the issue asks: a reduce-scatter with MIN (each of
 // N ranks composites 1/N of the image), then a gather of the composited
 // blocks at the root, which resolves (rasterizer.Renderer.Resolve) the
-// image.
+// image from the whole mesh. CompositeAll allgathers the blocks instead,
+// and ResolveShare lets each rank shade the pixels its own pieces won,
+// leaving the others 0; a bitwise OR (Comm.ReduceOr) joins them into the
+// same image, bit for bit, without any rank holding another's triangles.
 //
 // The ranks talk through Comm: MPI in bench distributed (package
 // internal/mpi, build tag mpi), Local (goroutines of one process) in the
