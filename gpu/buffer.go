@@ -10,11 +10,29 @@ import (
 )
 
 // Storage is a byte range of a GL buffer that can be bound as a shader
-// storage block: a *Buffer[T] or a Range[T].
+// storage block: a *Buffer[T] or a Range[T]. Only this package implements
+// it, so that no GL name leaves it: Overlap and SameRange tell what callers
+// need to know about two ranges' buffers.
 type Storage interface {
-	BufferID() uint32
 	ByteOffset() int
 	ByteSize() int
+	bufferID() uint32 // the GL buffer name; 0 for none
+}
+
+// Overlap reports whether a and b share a byte of one buffer. Empty ranges
+// overlap nothing.
+func Overlap(a, b Storage) bool {
+	if a.ByteSize() == 0 || b.ByteSize() == 0 || a.bufferID() != b.bufferID() {
+		return false
+	}
+	ao, bo := a.ByteOffset(), b.ByteOffset()
+	return ao < bo+b.ByteSize() && bo < ao+a.ByteSize()
+}
+
+// SameRange reports whether a and b are the very same non-empty bytes of
+// one buffer (an operation that runs in place accepts that overlap alone).
+func SameRange(a, b Storage) bool {
+	return Overlap(a, b) && a.ByteOffset() == b.ByteOffset() && a.ByteSize() == b.ByteSize()
 }
 
 // Buffer is a GPU storage buffer of n elements of T. T must be a fixed-size
@@ -24,10 +42,10 @@ type Storage interface {
 // object and every operation on it is a no-op.
 //
 // Methods may be called from any goroutine; they run on the GL thread.
-// Write, Fill and Copy* are ordered after earlier GL commands that write the
-// buffer through GL calls, but after a shader writes the buffer they need
-// Context.Barrier(BarrierBufferUpdate) first. Read and Download issue that
-// barrier themselves.
+// They are ordered after every earlier GL command, dispatches included:
+// where a shader may have written since the last BarrierBufferUpdate, Read,
+// Download, Get, Write, Fill and Copy* issue that barrier themselves (once,
+// however many follow).
 type Buffer[T any] struct {
 	ctx     *Context
 	id      uint32
@@ -144,8 +162,8 @@ func (b *Buffer[T]) Deleted() bool { return b.deleted }
 // Context is the context that owns the buffer.
 func (b *Buffer[T]) Context() *Context { return b.ctx }
 
-// BufferID is the GL buffer name (0 for a zero-length buffer).
-func (b *Buffer[T]) BufferID() uint32 { return b.id }
+// bufferID is the GL buffer name (0 for a zero-length or deleted buffer).
+func (b *Buffer[T]) bufferID() uint32 { return b.id }
 
 // ByteOffset is 0: a Buffer is bound whole.
 func (b *Buffer[T]) ByteOffset() int { return 0 }
@@ -191,6 +209,7 @@ func (b *Buffer[T]) Write(off int, src []T) {
 	}
 	s := esize[T]()
 	b.ctx.Do(func() {
+		b.ctx.need(BarrierBufferUpdate) // after shader writes to the same bytes
 		gl.NamedBufferSubData(b.id, off*s, len(src)*s, unsafe.Pointer(&src[0]))
 		b.ctx.check("glNamedBufferSubData")
 	})
@@ -204,7 +223,7 @@ func (b *Buffer[T]) Read(off int, dst []T) {
 	}
 	s := esize[T]()
 	b.ctx.Do(func() {
-		gl.MemoryBarrier(gl.BUFFER_UPDATE_BARRIER_BIT)
+		b.ctx.need(BarrierBufferUpdate)
 		gl.GetNamedBufferSubData(b.id, off*s, len(dst)*s, unsafe.Pointer(&dst[0]))
 		b.ctx.check("glGetNamedBufferSubData")
 	})
@@ -247,6 +266,7 @@ func (b *Buffer[T]) FillRange(off, n int, v T) {
 	}
 	s := esize[T]()
 	b.ctx.Do(func() {
+		b.ctx.need(BarrierBufferUpdate) // after shader writes to the same bytes
 		if f, ok := clearFormats[s]; ok {
 			gl.ClearNamedBufferSubData(b.id, f[0], off*s, n*s, f[1], f[2], unsafe.Pointer(&v))
 			b.ctx.check("glClearNamedBufferSubData")
@@ -296,6 +316,7 @@ func (b *Buffer[T]) CopyRange(dstOff int, src *Buffer[T], srcOff, n int) {
 	}
 	s := esize[T]()
 	b.ctx.Do(func() {
+		b.ctx.need(BarrierBufferUpdate) // src or b written by a shader
 		gl.CopyNamedBufferSubData(src.id, b.id, srcOff*s, dstOff*s, n*s)
 		b.ctx.check("glCopyNamedBufferSubData")
 	})
@@ -334,8 +355,8 @@ type Range[T any] struct {
 	N   int // number of elements
 }
 
-// BufferID is the GL name of the underlying buffer.
-func (r Range[T]) BufferID() uint32 { return r.Buf.id }
+// bufferID is the GL name of the underlying buffer.
+func (r Range[T]) bufferID() uint32 { return r.Buf.id }
 
 func (b *Buffer[T]) deletedLabel() string { return b.label }
 func (r Range[T]) deletedLabel() string   { return r.Buf.label }
@@ -396,7 +417,7 @@ func (c *Context) BindStorage(binding int, s Storage) {
 		c.bound[binding] = noStorage{}
 		return
 	}
-	if s.BufferID() == 0 {
+	if s.bufferID() == 0 {
 		what := "buffer was deleted"
 		if l, ok := s.(interface{ deletedLabel() string }); ok && l.deletedLabel() != "" {
 			what = "a deleted Buffer: " + l.deletedLabel()
@@ -408,39 +429,8 @@ func (c *Context) BindStorage(binding int, s Storage) {
 	if a := c.caps.SSBOOffsetAlignment; a > 0 && off%a != 0 {
 		panic(fmt.Sprintf("gpu: BindStorage: binding %d: byte offset %d is not a multiple of GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT (%d)", binding, off, a))
 	}
-	gl.BindBufferRange(gl.SHADER_STORAGE_BUFFER, uint32(binding), s.BufferID(), off, s.ByteSize())
+	gl.BindBufferRange(gl.SHADER_STORAGE_BUFFER, uint32(binding), s.bufferID(), off, s.ByteSize())
 	c.check("glBindBufferRange")
-}
-
-// Barrier names what later commands need to see of earlier shader writes
-// (glMemoryBarrier bits). Issue the one the next stage needs, not all.
-type Barrier uint32
-
-const (
-	// BarrierStorage: shader storage written by a dispatch is read or
-	// written by a later shader.
-	BarrierStorage Barrier = gl.SHADER_STORAGE_BARRIER_BIT
-	// BarrierCommand: a shader wrote indirect dispatch or draw arguments.
-	BarrierCommand Barrier = gl.COMMAND_BARRIER_BIT
-	// BarrierBufferUpdate: a shader wrote a buffer that a GL call then reads
-	// or writes (glGetBufferSubData, glCopyBufferSubData, glClearBufferData).
-	BarrierBufferUpdate Barrier = gl.BUFFER_UPDATE_BARRIER_BIT
-	// BarrierVertex: a shader wrote vertex attributes or indices for a draw.
-	BarrierVertex Barrier = gl.VERTEX_ATTRIB_ARRAY_BARRIER_BIT | gl.ELEMENT_ARRAY_BARRIER_BIT
-	// BarrierImage: shader image stores read by later image loads.
-	BarrierImage Barrier = gl.SHADER_IMAGE_ACCESS_BARRIER_BIT
-	// BarrierTexture: shader writes read through texture fetches or
-	// texture copies and downloads.
-	BarrierTexture Barrier = gl.TEXTURE_FETCH_BARRIER_BIT | gl.TEXTURE_UPDATE_BARRIER_BIT
-	// BarrierFramebuffer: shader image writes read as a framebuffer.
-	BarrierFramebuffer Barrier = gl.FRAMEBUFFER_BARRIER_BIT
-)
-
-// Barrier issues glMemoryBarrier(b). It must run on the GL thread.
-func (c *Context) Barrier(b Barrier) {
-	c.mustOnThread("Barrier")
-	gl.MemoryBarrier(uint32(b))
-	c.check("glMemoryBarrier")
 }
 
 // Array is a typed run of elements on the GPU: a whole *Buffer[T] or a

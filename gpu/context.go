@@ -46,8 +46,14 @@ type Context struct {
 	programs programCache
 	bound    []Storage // what BindStorage bound at each binding, for the layout check (GL thread only)
 	vao      uint32    // the empty vertex array that attribute-less draws need
-	live     [numKinds]atomic.Int64
-	made     [numKinds]atomic.Int64
+	// Memory barriers (barrier.go; GL thread only): the bits no barrier
+	// has issued since the last dispatch or draw, how many barriers were
+	// issued and the last one's bits (for tests).
+	unissued    Barrier
+	barriers    int
+	lastBarrier Barrier
+	live        [numKinds]atomic.Int64
+	made        [numKinds]atomic.Int64
 }
 
 type call struct {

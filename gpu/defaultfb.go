@@ -29,6 +29,7 @@ func (c *Context) BlitToDefaultRect(f *Framebuffer, x, y, w, h int) {
 	if w <= 0 || h <= 0 {
 		panic(fmt.Sprintf("gpu: BlitToDefaultRect: size %dx%d is not positive", w, h))
 	}
+	c.need(BarrierFramebuffer) // image stores into f's textures
 	gl.NamedFramebufferReadBuffer(f.id, gl.COLOR_ATTACHMENT0)
 	gl.BlitNamedFramebuffer(f.id, 0, 0, 0, int32(f.W), int32(f.H),
 		int32(x), int32(y), int32(x+w), int32(y+h), gl.COLOR_BUFFER_BIT, gl.NEAREST)

@@ -45,6 +45,15 @@
 // satisfy Array[T], which kernels take. A deleted buffer has Len 0, and
 // every other use of it panics naming it as deleted.
 //
+// Shader writes reach the GL calls that read or write memory
+// (glGetBufferSubData, buffer copies and clears, texture downloads) only
+// after a memory barrier. The context keeps which barrier bits no
+// glMemoryBarrier has issued since the last dispatch or draw, and the
+// methods of Buffer and Texture issue the bits they need themselves, once:
+// callers issue only the barriers between their own kernels
+// (BarrierStorage, BarrierCommand). Overlap and SameRange compare two
+// storage ranges; no GL name leaves the package.
+//
 // Before every dispatch the struct-layout check compares each storage
 // block's array stride, as the driver reports it (GL_TOP_LEVEL_ARRAY_STRIDE),
 // with the element size of the Buffer or Range bound there: a Go record

@@ -75,9 +75,6 @@ func NewTexture(c *Context, w, h int, f TextureFormat) (*Texture, error) {
 	return t, nil
 }
 
-// ID is the GL texture name.
-func (t *Texture) ID() uint32 { return t.id }
-
 // Bytes is the size of the texture's pixels in bytes.
 func (t *Texture) Bytes() int { return t.W * t.H * texFormats[t.Format].bytes }
 
@@ -89,7 +86,7 @@ func (t *Texture) Read() []byte {
 	tf := texFormats[t.Format]
 	out := make([]byte, t.Bytes())
 	t.ctx.Do(func() {
-		gl.MemoryBarrier(gl.TEXTURE_UPDATE_BARRIER_BIT | gl.FRAMEBUFFER_BARRIER_BIT)
+		t.ctx.need(barrierTextureUpdate) // shader image stores into it
 		gl.PixelStorei(gl.PACK_ALIGNMENT, 4)
 		gl.GetTextureImage(t.id, 0, tf.format, tf.typ, int32(len(out)), unsafe.Pointer(&out[0]))
 		t.ctx.check("glGetTextureImage")
@@ -111,6 +108,7 @@ func (t *Texture) Write(pixels []byte) {
 	}
 	tf := texFormats[t.Format]
 	t.ctx.Do(func() {
+		t.ctx.need(barrierTextureUpdate) // after shader writes to the texture
 		gl.PixelStorei(gl.UNPACK_ALIGNMENT, 4)
 		gl.TextureSubImage2D(t.id, 0, 0, 0, int32(t.W), int32(t.H), tf.format, tf.typ, unsafe.Pointer(&pixels[0]))
 		t.ctx.check("glTextureSubImage2D")
@@ -127,8 +125,8 @@ func (t *Texture) CopyFromBuffer(src Storage) {
 	}
 	tf := texFormats[t.Format]
 	t.ctx.Do(func() {
-		gl.MemoryBarrier(gl.PIXEL_BUFFER_BARRIER_BIT)
-		gl.BindBuffer(gl.PIXEL_UNPACK_BUFFER, src.BufferID())
+		t.ctx.need(barrierPixelBuffer | barrierTextureUpdate) // src and t written by shaders
+		gl.BindBuffer(gl.PIXEL_UNPACK_BUFFER, src.bufferID())
 		gl.PixelStorei(gl.UNPACK_ALIGNMENT, 4)
 		gl.TextureSubImage2D(t.id, 0, 0, 0, int32(t.W), int32(t.H), tf.format, tf.typ, gl.PtrOffset(src.ByteOffset()))
 		gl.BindBuffer(gl.PIXEL_UNPACK_BUFFER, 0)
@@ -294,6 +292,7 @@ func (p *Program) DrawTriangles(first, count int) {
 	gl.UseProgram(p.id)
 	gl.BindVertexArray(c.vao)
 	gl.DrawArrays(gl.TRIANGLES, int32(first), int32(count))
+	c.shaderWrote()
 	c.check("glDrawArrays " + p.name)
 }
 
@@ -301,6 +300,7 @@ func (p *Program) DrawTriangles(first, count int) {
 // (a window), scaled to w x h with nearest filtering (on the GL thread).
 func (c *Context) BlitToDefault(f *Framebuffer, w, h int) {
 	c.mustOnThread("BlitToDefault")
+	c.need(BarrierFramebuffer) // image stores into f's textures
 	gl.NamedFramebufferReadBuffer(f.id, gl.COLOR_ATTACHMENT0)
 	gl.BlitNamedFramebuffer(f.id, 0, 0, 0, int32(f.W), int32(f.H), 0, 0, int32(w), int32(h), gl.COLOR_BUFFER_BIT, gl.NEAREST)
 	c.check("glBlitNamedFramebuffer")

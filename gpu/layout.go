@@ -169,7 +169,7 @@ func (p *Program) checkBindings() {
 // noStorage marks a binding unbound on purpose by BindStorage.
 type noStorage struct{}
 
-func (noStorage) BufferID() uint32 { return 0 }
+func (noStorage) bufferID() uint32 { return 0 }
 func (noStorage) ByteOffset() int  { return 0 }
 func (noStorage) ByteSize() int    { return 0 }
 

@@ -325,6 +325,7 @@ func (p *Program) Dispatch(x, y, z int) {
 	p.checkBindings()
 	gl.UseProgram(p.id)
 	gl.DispatchCompute(uint32(x), uint32(y), uint32(z))
+	c.shaderWrote()
 	c.check("glDispatchCompute " + p.name)
 }
 
@@ -363,7 +364,8 @@ func (p *Program) DispatchIndirect(s Storage, off int) {
 	}
 	p.checkBindings()
 	gl.UseProgram(p.id)
-	gl.BindBuffer(gl.DISPATCH_INDIRECT_BUFFER, s.BufferID())
+	gl.BindBuffer(gl.DISPATCH_INDIRECT_BUFFER, s.bufferID())
 	gl.DispatchComputeIndirect(s.ByteOffset() + off)
+	c.shaderWrote()
 	c.check("glDispatchComputeIndirect " + p.name)
 }

@@ -56,11 +56,7 @@ func (k Checker) SameLen(fn, aName string, n int, bName string, m int) {
 // Overlap reports whether a and b share bytes; same whether they are the
 // very same range.
 func Overlap(a, b gpu.Storage) (overlap, same bool) {
-	if a.ByteSize() == 0 || b.ByteSize() == 0 || a.BufferID() != b.BufferID() {
-		return false, false
-	}
-	ao, bo := a.ByteOffset(), b.ByteOffset()
-	return ao < bo+b.ByteSize() && bo < ao+a.ByteSize(), ao == bo && a.ByteSize() == b.ByteSize()
+	return gpu.Overlap(a, b), gpu.SameRange(a, b)
 }
 
 // Disjoint panics if a and b overlap.
