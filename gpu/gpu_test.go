@@ -324,7 +324,7 @@ func copyRun(t *testing.T, c *gpu.Context, wg, items, n4 int) {
 		c.BindStorage(0, sb)
 		c.BindStorage(1, g.View)
 		p.SetUint("n4", uint32(n4))
-		p.Dispatch1D((n4 + wg*items - 1) / (wg * items))
+		p.DispatchItems(n4, items)
 	})
 	got := g.Check(t, "copy")
 	for i := range src {

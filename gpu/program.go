@@ -332,7 +332,8 @@ func (p *Program) Dispatch(x, y, z int) {
 // Grid returns the dispatch size for n work groups laid out in x and y when
 // n exceeds the driver's x limit. Shaders recover the flat group index with
 // dpglGroupIndex() from include/common.glsl and must ignore indices >= n
-// (x*y may exceed n by less than one row).
+// (x*y may exceed n by less than one row). For more groups than x*y can
+// reach, y exceeds the driver's y limit, which Dispatch refuses.
 func (c *Context) Grid(n int) (x, y int) {
 	if n <= 0 {
 		return 0, 0
@@ -341,16 +342,85 @@ func (c *Context) Grid(n int) (x, y int) {
 	if n <= mx {
 		return n, 1
 	}
-	y = (n + mx - 1) / mx
-	x = (n + y - 1) / y
+	y = ceilDiv(n, mx)
+	x = ceilDiv(n, y) // rows as even as they go: x <= mx, and x*y - n < y
 	return x, y
 }
 
+// ceilDiv is ceil(n/d) for n >= 0 and d > 0, without n+d-1 overflowing.
+func ceilDiv(n, d int) int { return n/d + min(n%d, 1) }
+
+// maxGroups is the most work groups Dispatch1D can run: a full 2-D grid.
+func (c *Context) maxGroups() int {
+	m := c.caps.MaxWorkGroupCount
+	return m[0] * m[1]
+}
+
 // Dispatch1D runs n work groups, in a 2-D grid when n exceeds the x limit
-// (see Grid).
+// (see Grid). It must run on the GL thread; more groups than the grid can
+// hold panic naming the count and the driver's limits.
 func (p *Program) Dispatch1D(n int) {
+	if n > p.ctx.maxGroups() {
+		m := p.ctx.caps.MaxWorkGroupCount
+		panic(fmt.Sprintf("gpu: %s: %d work groups exceed the driver's %d x %d (GL_MAX_COMPUTE_WORK_GROUP_COUNT)", p.name, n, m[0], m[1]))
+	}
 	x, y := p.ctx.Grid(n)
 	p.Dispatch(x, y, 1)
+}
+
+// The launch helpers below cover a count of invocations or items with the
+// program's own work-group size, so that no caller divides by a group size
+// that may differ from the one the shader was built with.
+
+// Groups is the number of work groups of p that cover n invocations of a
+// 1-D kernel: ceil(n / GroupSize()).
+func (p *Program) Groups(n int) int {
+	if n < 0 {
+		panic(fmt.Sprintf("gpu: %s: Groups of a negative count %d", p.name, n))
+	}
+	return ceilDiv(n, p.GroupSize())
+}
+
+// DispatchInvocations runs a 1-D kernel on at least n invocations (any n:
+// past the driver's 65,535 groups per dimension the groups are laid out
+// in two, as Dispatch1D does). The kernel finds its index with
+// dpglGlobalIndex() of include/common.glsl and returns when it is n or
+// more. It must run on the GL thread (inside Context.Do); n beyond what
+// the driver's grid can reach panics naming n and the limits.
+func (p *Program) DispatchInvocations(n int) { p.DispatchItems(n, 1) }
+
+// DispatchItems runs a 1-D kernel whose invocations handle perInvocation
+// items each (a tile of GroupSize()*perInvocation items a group) on
+// enough groups for n items: ceil(n / (GroupSize()*perInvocation)),
+// laid out as Dispatch1D does. It must run on the GL thread.
+func (p *Program) DispatchItems(n, perInvocation int) {
+	p.ctx.mustOnThread("Program.DispatchItems")
+	if n < 0 || perInvocation <= 0 {
+		panic(fmt.Sprintf("gpu: %s: DispatchItems(%d, %d): want n >= 0 and perInvocation > 0", p.name, n, perInvocation))
+	}
+	g := p.Groups(ceilDiv(n, perInvocation))
+	if g > p.ctx.maxGroups() {
+		m := p.ctx.caps.MaxWorkGroupCount
+		what := fmt.Sprintf("%d invocations", n)
+		if perInvocation > 1 {
+			what = fmt.Sprintf("%d items at %d an invocation", n, perInvocation)
+		}
+		panic(fmt.Sprintf("gpu: %s: %s need %d work groups of %d, more than the driver's %d x %d (GL_MAX_COMPUTE_WORK_GROUP_COUNT)",
+			p.name, what, g, p.GroupSize(), m[0], m[1]))
+	}
+	p.Dispatch1D(g)
+}
+
+// DispatchInvocations2D runs a 2-D kernel (an image's pixels, say) on at
+// least w x h invocations: ceil(w / LocalSize[0]) x ceil(h / LocalSize[1])
+// work groups. The kernel returns where gl_GlobalInvocationID.xy falls
+// outside w x h. It must run on the GL thread; a grid beyond the driver's
+// limits panics.
+func (p *Program) DispatchInvocations2D(w, h int) {
+	if w < 0 || h < 0 {
+		panic(fmt.Sprintf("gpu: %s: DispatchInvocations2D(%d, %d): negative size", p.name, w, h))
+	}
+	p.Dispatch(ceilDiv(w, p.LocalSize[0]), ceilDiv(h, p.LocalSize[1]), 1)
 }
 
 // DispatchIndirect runs the work group counts stored as three uint32 at

@@ -121,20 +121,3 @@ func (i sourceInfo) Mode() fs.FileMode  { return 0o444 }
 func (i sourceInfo) ModTime() time.Time { return time.Time{} }
 func (i sourceInfo) IsDir() bool        { return false }
 func (i sourceInfo) Sys() any           { return nil }
-
-// Groups is the number of work groups of p that cover n invocations of a
-// 1-D kernel: ceil(n / GroupSize()).
-func (p *Program) Groups(n int) int {
-	if n < 0 {
-		panic(fmt.Sprintf("gpu: %s: Groups of a negative count %d", p.name, n))
-	}
-	gs := p.GroupSize()
-	return n/gs + min(n%gs, 1)
-}
-
-// DispatchInvocations runs a 1-D kernel on at least n invocations (any n:
-// past the driver's 65,535 groups per dimension the groups are laid out
-// in two, as Dispatch1D does). The kernel finds its index with
-// dpglGlobalIndex() of include/common.glsl and returns when it is n or
-// more. It must run on the GL thread (inside Context.Do).
-func (p *Program) DispatchInvocations(n int) { p.Dispatch1D(p.Groups(n)) }

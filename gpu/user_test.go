@@ -55,6 +55,80 @@ func TestGroups(t *testing.T) {
 	}
 }
 
+// More invocations or groups than the driver's 2-D grid reaches panic
+// naming the count and the limits, before any GL call.
+func TestDispatchBeyondTheGridPanics(t *testing.T) {
+	c := gputest.Context(t)
+	p := c.MustProgram("copy/copy.comp", map[string]string{"WG_SIZE": "64", "ITEMS": "1"})
+	m := c.Caps().MaxWorkGroupCount
+	groups := m[0] * m[1]
+	for _, tc := range []struct {
+		name string
+		f    func()
+		want string
+	}{
+		{"DispatchInvocations", func() { p.DispatchInvocations(64*groups + 1) },
+			fmt.Sprintf("%d invocations need %d work groups of 64, more than the driver's %d x %d", 64*groups+1, groups+1, m[0], m[1])},
+		{"DispatchItems", func() { p.DispatchItems(256*groups+1, 4) },
+			fmt.Sprintf("%d items at 4 an invocation need %d work groups of 64", 256*groups+1, groups+1)},
+		{"Dispatch1D", func() { p.Dispatch1D(groups + 1) },
+			fmt.Sprintf("%d work groups exceed the driver's %d x %d", groups+1, m[0], m[1])},
+		{"DispatchItems by 0", func() { p.DispatchItems(5, 0) }, "want n >= 0 and perInvocation > 0"},
+		{"off the GL thread", func() { p.DispatchInvocations(1) }, "off the GL thread"},
+	} {
+		func() {
+			defer func() {
+				if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), tc.want) {
+					t.Errorf("%s: recovered %v, want a panic with %q", tc.name, r, tc.want)
+				}
+			}()
+			if tc.name == "off the GL thread" {
+				tc.f()
+				return
+			}
+			c.Do(tc.f)
+		}()
+	}
+}
+
+// A 2-D kernel covers w x h invocations at sizes around its 8 x 4 group,
+// writing no element outside.
+func TestDispatchInvocations2D(t *testing.T) {
+	c := gputest.Context(t)
+	p, err := c.UserProgramSource("fill2d.comp", `#version 450
+layout(local_size_x = 8, local_size_y = 4) in;
+layout(std430, binding = 0) writeonly buffer Dst { uint dst[]; };
+uniform uint w, h;
+void main() {
+    uvec2 q = gl_GlobalInvocationID.xy;
+    if (q.x >= w || q.y >= h) {
+        return;
+    }
+    dst[q.y * w + q.x] = q.y * 65536u + q.x + 1u;
+}
+`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sz := range [][2]int{{0, 3}, {3, 0}, {1, 1}, {7, 3}, {8, 4}, {9, 5}, {100, 37}} {
+		w, h := sz[0], sz[1]
+		g := gputest.NewGuarded[uint32](t, c, w*h, 0xdeadbeef, nil)
+		c.Do(func() {
+			c.BindStorage(0, g.View)
+			p.SetUint("w", uint32(w))
+			p.SetUint("h", uint32(h))
+			p.DispatchInvocations2D(w, h)
+		})
+		got := g.Check(t, fmt.Sprintf("%dx%d", w, h))
+		for i, v := range got {
+			if want := uint32(i/w*65536 + i%w + 1); v != want {
+				t.Fatalf("%dx%d: dst[%d] = %x, want %x", w, h, i, v, want)
+			}
+		}
+		g.Delete()
+	}
+}
+
 // Compile errors in a user's file, in the user's include, and in dpgl's
 // include name the file where the mistake is and its line, and leave no GL
 // object behind.

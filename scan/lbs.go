@@ -81,7 +81,7 @@ func (s *Scanner) lbs(fn string, out, words, n, segs int, offsets gpu.Storage, b
 		bind()
 		p.SetUint("n", uint32(n))
 		p.SetUint("segments", uint32(segs))
-		p.Dispatch1D(ceilDiv(n, 4*lbsItems*s.opt.GroupSize))
+		p.DispatchItems(n, 4*lbsItems) // lbsItems vectors of 4 an invocation
 		c.Barrier(gpu.BarrierStorage)
 		s.setPlan(Plan{Levels: 1, Dispatches: 1})
 	})

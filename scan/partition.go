@@ -79,7 +79,7 @@ func (s *Scanner) partition(fn string, w int, dst, src gpu.Storage, f gpu.Range[
 	c.BindStorage(4, dst)
 	p.SetUint("n", uint32(n))
 	p.SetUint("countAt", 0)
-	p.Dispatch1D(ceilDiv(n, s.opt.GroupSize))
+	p.DispatchInvocations(n)
 	c.Barrier(gpu.BarrierStorage)
 	plan := s.LastPlan()
 	plan.Dispatches += 2

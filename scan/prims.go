@@ -117,9 +117,6 @@ func typeName[T Elem]() string {
 
 // mapItems is the ITEMS of the elementwise kernels (predicate.comp,
 // transform.comp): 16-byte vectors per invocation, strided by the group
-// size as in the copy kernel.
+// size as in the copy kernel, so an invocation handles 4*mapItems
+// elements (Program.DispatchItems).
 const mapItems = 4
-
-// mapGroups is the number of groups an elementwise kernel runs for n
-// elements.
-func (s *Scanner) mapGroups(n int) int { return ceilDiv(ceilDiv(n, 4), mapItems*s.opt.GroupSize) }

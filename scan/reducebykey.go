@@ -97,7 +97,7 @@ func SegmentedReduce[T Elem](s *Scanner, dst, src gpu.Array[T], offsets gpu.Arra
 			d["PASS"] = "0"
 			p := s.primProgram("scan/segreduce.comp", d)
 			bind(p)
-			p.Dispatch1D(ceilDiv(segs, s.opt.GroupSize))
+			p.DispatchInvocations(segs)
 			c.Barrier(gpu.BarrierStorage) // the scan reads the heads
 			s.run(&scanJob{fn: fn, typ: typ, op: op, seg: true, n: n, src: src, flags: heads, dst: scanned,
 				init: identity[T](op), inclusive: true, floatAdd: typ == 2 && op == Add})
@@ -106,7 +106,7 @@ func SegmentedReduce[T Elem](s *Scanner, dst, src gpu.Array[T], offsets gpu.Arra
 		p := s.primProgram("scan/segreduce.comp", d)
 		bind(p)
 		p.SetUint("initBits", bitsOf(init))
-		p.Dispatch1D(ceilDiv(segs, s.opt.GroupSize))
+		p.DispatchInvocations(segs)
 		c.Barrier(gpu.BarrierStorage)
 	})
 }

@@ -62,7 +62,7 @@ func (s *Scanner) predicate(fn string, typ int, pred string, src gpu.Storage, fl
 	c.BindStorage(2, flags)
 	c.BindStorage(3, flags)
 	p.SetUint("n", uint32(n))
-	p.Dispatch1D(s.mapGroups(n))
+	p.DispatchItems(n, 4*mapItems)
 	c.Barrier(gpu.BarrierStorage) // the scan reads the flags
 	return nil
 }

@@ -39,7 +39,7 @@ func Transform[T, U Elem](s *Scanner, dst gpu.Array[U], src gpu.Array[T], expr s
 		c.BindStorage(2, dst)
 		c.BindStorage(3, dst)
 		p.SetUint("n", uint32(n))
-		p.Dispatch1D(s.mapGroups(n))
+		p.DispatchItems(n, 4*mapItems)
 		c.Barrier(gpu.BarrierStorage)
 		s.setPlan(Plan{Levels: 1, Dispatches: 1})
 	})

@@ -61,7 +61,7 @@ func RunLengthEncode[K any](s *Scanner, unique gpu.Array[K], lengths gpu.Array[u
 			c.BindStorage(5, lengths)
 			p.SetUint("n", uint32(m))
 			p.SetUint("countAt", 0)
-			p.Dispatch1D(ceilDiv(min(n, m), s.opt.GroupSize))
+			p.DispatchInvocations(min(n, m))
 			c.Barrier(gpu.BarrierStorage)
 		}
 		count = Compact(s, unique, keys, gpu.Array[uint32](heads))
@@ -94,7 +94,7 @@ func (s *Scanner) runs(fn string, w int, keys gpu.Storage, n int, withTails, end
 	c.BindStorage(1, heads)
 	c.BindStorage(2, tails)
 	p.SetUint("n", uint32(n))
-	p.Dispatch1D(ceilDiv(n, s.opt.GroupSize))
+	p.DispatchInvocations(n)
 	c.Barrier(gpu.BarrierStorage) // the scans read the flags
 	return
 }
