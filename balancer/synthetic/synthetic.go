@@ -1,6 +1,3 @@
-// Package synthetic makes the workloads that the balancer's tests and
-// benchmark run: balanced, uniform, Zipf-skewed, one heavy processor, all
-// equal, all zero. A workload is the number of tasks on each processor.
 package synthetic
 
 import (

@@ -1,11 +1,3 @@
-// Package gputest gives tests of GPU packages one shared headless context
-// and guard-region helpers.
-//
-// A test binary makes one context (on first use) and shares it: contexts are
-// slow to make on llvmpipe. When no OpenGL 4.3+ context can be made, tests
-// skip with the reason, unless DPGL_REQUIRE_GL is set (make test sets it), in
-// which case they fail. A driver that falls short of the DPGL_EXPECT_*
-// variables (expect.go) fails every test that asks for the context.
 package gputest
 
 import (

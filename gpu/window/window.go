@@ -1,10 +1,3 @@
-// Package window makes an OpenGL context with a window through GLFW, for the
-// interactive viewer. It is apart from package gpu so that headless programs
-// (bench, tests) do not link X11.
-//
-// All GLFW calls, like all GL calls, run on the context's GL thread: use
-// Window.Ctx.Do around PollEvents, SwapBuffers and anything touching
-// Window.GLFW.
 package window
 
 import (

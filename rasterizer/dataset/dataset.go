@@ -1,21 +1,3 @@
-// Package dataset makes the paper's polygon datasets: one surface as two
-// polygon sets from two isosurface algorithms, a balanced one (marching
-// cubes) and an unbalanced one (quadric-error decimation of it), with the
-// views of the paper's Table 1 and its workload statistics.
-//
-//	volume → isosurface → triangles → scan conversion → spans → z-buffer → image
-//	\________ dataset ________/
-//
-// Default is the embedded dataset that `make run` renders: the synthetic
-// perforator jet (volume.PerforatorJet) at 128^3, about 108,000 marching-
-// cubes triangles and a fifth as many decimated ones. At 512x512 and view
-// (0,0) its balanced set has a scan-conversion max/avg near 2 and its
-// unbalanced set near 19, as the paper's balanced and unbalanced sets did
-// (8/5 and 231/6).
-//
-// SecondExperiment makes the sets of the paper's second experiment: two
-// outputs of a fluid-dynamics simulation (the Taylor–Green vortex's speed,
-// unbalanced, and vorticity) and a particle simulation's density.
 package dataset
 
 import (

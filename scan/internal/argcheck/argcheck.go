@@ -1,6 +1,3 @@
-// Package argcheck holds the argument checks that scan and scan/radix make
-// before any GL call, so that both name a programmer's misuse the same way:
-// a panic whose message begins "pkg: Function: ".
 package argcheck
 
 import (

@@ -1,0 +1,30 @@
+// Package view holds the viewing and magnification transformations of the
+// paper's experiments (Table 1): the views (0,0) and (45,45), and the
+// magnified M(0,0) and M(45,45), as camera presets for mathgl.
+//
+// A View is an orbit around the dataset: azimuth and elevation in degrees
+// and a magnification. Camera fits the dataset's bounding sphere in the
+// image at magnification 1, so the unmagnified views show the whole surface
+// from any angle; the magnified views (Magnified = 3) show the middle third
+// and clip the rest, as the paper's did (its M(0,0) has triangles taller
+// than the 512-row image).
+//
+// The projection is orthographic by default, so that magnification is a
+// pure zoom and view (0,0) looks straight down the grid's z axis: the
+// workload differences between datasets then come from the datasets, not
+// from perspective. Set FOV for a perspective camera.
+//
+//	cam := view.Paper()[0].Fit(lo, hi, 512, 512) // (0,0)
+//	mvp := cam.MVP()
+//
+// Paper lists the four views in Table 1's order and ByName finds one by
+// its name ("M(45,45)"); View.Camera and View.Fit turn a view into a
+// Camera, a model-view and a projection matrix. The matrices are built in
+// float64 and rounded once, so a scene far from the origin or of any
+// scale keeps its shape; the same view of the same box gives the same
+// matrices, bit for bit, on every run. Bad input to Camera (a radius,
+// aspect or magnification that is not positive, an elevation of ±90 or
+// more) panics naming the view and the values: callers take them from
+// bounds and image sizes they have checked. No GL: the matrices go to the
+// GPU through package rasterizer.
+package view
