@@ -1,16 +1,3 @@
-// Package app is the viewer's main loop, apart from the window system: it
-// turns input (through package control) into frames of a scene (package
-// scene), composes the statistics and help panels (package overlay), and
-// hands both to a Display, which a GLFW window implements in package main
-// and tests fake.
-//
-//	Display input ──▶ control.State ──(Take: what changed)──▶ App
-//	App ──(scene.Render only when something changed)──▶ display texture
-//	App ──(Display.Present: texture, panels; a screenshot on request)──▶ window
-//
-// Between frames the loop sleeps in Display.Wait (glfw.WaitEvents): an idle
-// viewer uses no CPU. A background decimation wakes it through Display.Wake
-// when its polygon set is ready.
 package app
 
 import (

@@ -1,7 +1,3 @@
-// Package overlay draws the viewer's text panels (statistics, key help) into
-// images with a tiny embedded bitmap font: 5×7 glyphs of printable ASCII in
-// 6×9 cells, scaled by whole pixels so that they stay sharp. The viewer
-// uploads a panel to a texture and blits it into a corner of the window.
 package overlay
 
 import (
