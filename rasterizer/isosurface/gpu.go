@@ -213,7 +213,7 @@ func (e *Extractor) Dispatch(dst *mesh.GPU, vol *volume.GPU, iso float32) error 
 		e.c.BindStorage(1, e.table)
 		e.c.BindStorage(2, counts)
 		e.c.BindStorage(3, e.skipped)
-		e.classify.Dispatch1D((runs + 1 + wgSize - 1) / wgSize)
+		e.classify.DispatchInvocations(runs + 1)
 		e.c.Barrier(gpu.BarrierStorage) // the scan reads counts
 	})
 	scan.ExclusiveScan[uint32](e.s, counts, counts, scan.Add, 0)
@@ -249,7 +249,7 @@ func (e *Extractor) emit(dst *mesh.GPU, vol *volume.GPU, iso float32) {
 	e.c.BindStorage(1, e.table)
 	e.c.BindStorage(2, offsets)
 	e.c.BindStorage(3, e.records)
-	e.scatter.Dispatch1D((runs + wgSize - 1) / wgSize)
+	e.scatter.DispatchInvocations(runs)
 	e.c.Barrier(gpu.BarrierStorage) // generate reads the records
 
 	// One invocation per triangle slot; those past the total return. The
@@ -260,7 +260,7 @@ func (e *Extractor) emit(dst *mesh.GPU, vol *volume.GPU, iso float32) {
 	e.c.BindStorage(3, e.records)
 	e.c.BindStorage(4, dst.Positions)
 	e.c.BindStorage(5, dst.Normals)
-	e.generate.Dispatch1D((capacity + wgSize - 1) / wgSize)
+	e.generate.DispatchInvocations(capacity)
 	e.c.Barrier(gpu.BarrierStorage) // consumers read the soup as storage
 }
 
