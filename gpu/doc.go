@@ -83,10 +83,19 @@
 // user's files for #include (WithShaders: the user's files first), so a
 // kernel can include "include/common.glsl" or "balancer/loop.glsl". Compile
 // errors name the user's file and line, or the dpgl file (ShadersPath...)
-// and line. Program.DispatchInvocations runs a 1-D kernel on n invocations
-// for any n: past the driver's 65,535 work groups a dimension the groups
-// are laid out in two, and the kernel's dpglGlobalIndex() (from
-// include/common.glsl) is the flat index.
+// and line.
+//
+// # Launching
+//
+// Program.DispatchInvocations runs a 1-D kernel on n invocations for any
+// n: past the driver's 65,535 work groups a dimension the groups are laid
+// out in two, and the kernel's dpglGlobalIndex() (from
+// include/common.glsl) is the flat index. DispatchItems(n, k) does the same
+// for kernels whose invocations take k items each, and
+// DispatchInvocations2D(w, h) covers an image. They divide by the group
+// size the shader was built with (Program.Groups), never by one the caller
+// assumes, and a count beyond the driver's grid panics naming the count
+// and the limits. Dispatch and Dispatch1D take group counts.
 //
 // # Capabilities
 //
