@@ -1,20 +1,3 @@
-// Command bench measures dpgl's kernels and reproduces the experiments of
-// Ahrens & Hansen, "Cost-Effective Data-Parallel Load Balancing" (1995), on
-// the GPU, headless.
-//
-//	bench [command] [flags]
-//
-// With no command it runs "paper": the paper's Tables 1-4 re-run on the
-// embedded default dataset (make run). Run "bench -h" for the commands,
-// "bench COMMAND -h" for their flags. paper, render and calibrate take a
-// built-in field, a NIfTI volume (-volume) or a PLY mesh (-mesh). The
-// experiment itself is package bench/internal/experiment, which returns a
-// typed report; the commands here parse flags, print and write files.
-//
-// Every flag is checked before any work: numbers as they are parsed
-// (package internal/cliflag: NaN, the infinities and values out of range
-// are refused naming the flag and the value), lists, input files and the
-// -out folder right after.
 package main
 
 import (

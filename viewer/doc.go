@@ -1,0 +1,46 @@
+// Command viewer is the interactive isosurface window: the compute
+// renderer's image of a dataset's isosurface (package rasterizer), with the
+// balancer at work in its two loops shown as you turn the surface.
+//
+//	go run ./viewer                          the default dataset (perforator 128^3)
+//	go run ./viewer -field torus -res 64     a built-in field
+//	go run ./viewer -volume head.nii.gz -iso 80 -res 128
+//	go run ./viewer -mesh cube.ply -flat
+//	xvfb-run -a go run ./viewer -frames 3 -view 'M(45,45)' -screenshot out.png
+//
+// Mouse: drag to orbit, scroll to zoom, right-drag to pan. Keys: 1-4 the
+// paper's views, B the balancer policy, L the lanes, U the polygon set,
+// + and - the isovalue, R the hardware-pipeline reference, S a screenshot,
+// O the overlay, H help, Esc or Q quit.
+//
+// The window shows the renderer's RGBA buffer, copied into a texture on the
+// GPU and blitted to the window; a frame is rendered only when something
+// changed, and between frames the viewer sleeps in glfw.WaitEvents. With
+// -frames or -screenshot it renders that many frames, saves the window's
+// contents (PNG or JPEG, by the file's extension) and exits (the scripted
+// mode that tests and the README use).
+//
+// The code is in internal packages: control (camera, keys, settings),
+// scene (the GPU side), overlay (the bitmap font and panels) and app (the
+// loop); this file reads the flags and builds the dataset, and display.go is
+// the GLFW window.
+//
+// # Flags, exit status, files
+//
+// The dataset comes from one of -field (with -res), -volume (a NIfTI-1
+// file, resampled to -res along its longest axis on a software renderer)
+// or -mesh (a PLY file); -iso, -reduction and -flat shape it. The window
+// starts at -size, -view and -policy, with -lanes, -unbalanced and
+// -hardware; -cost or the calibration file (-calibration, written by
+// `bench calibrate`) give the loops' costs. "viewer -h" lists them all.
+// Every flag and input file is checked before a window opens: a bad one
+// is reported naming the flag and the value, with exit status 2 for
+// command-line mistakes and 1 for everything else (an unreadable file, no
+// display: run under `xvfb-run -a`). The viewer writes no file but the
+// screenshots asked for (-screenshot, the S key into -shotdir), each
+// through a temporary file renamed into place.
+//
+// The pictures are the headless renderer's: the same view, dataset and
+// size give the same pixels in the window, in `bench render` and in
+// rasterizer's tests, whatever the policy or lanes.
+package main
