@@ -101,7 +101,6 @@ void main() {
 		c.BindStorage(0, b)
 		p.SetUint("outer", uint32(outer))
 		p.Dispatch(1, 1, 1)
-		c.Barrier(gpu.BarrierBufferUpdate)
 	})
 	got := b.Get(0)
 	t.Logf("loop limit %d: %d x 1000 iterations summed to %d, the CPU to %d", lim, outer, got, want)

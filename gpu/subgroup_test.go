@@ -57,7 +57,6 @@ void main() {
 			c.Do(func() {
 				c.BindStorage(0, out.View)
 				p.Dispatch(groups, 1, 1)
-				c.Barrier(gpu.BarrierBufferUpdate)
 			})
 			o := out.Check(t, "layout")
 			for g := 0; g < groups; g++ {

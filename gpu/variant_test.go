@@ -95,7 +95,6 @@ func TestVariantAndCopyUniforms(t *testing.T) {
 		base.CopyUniforms(v)
 		c.BindStorage(0, out)
 		v.Dispatch(1, 1, 1)
-		c.Barrier(gpu.BarrierBufferUpdate)
 	})
 	got := out.Download()
 	f := math.Float32bits
