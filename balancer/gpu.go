@@ -49,8 +49,7 @@ func (l *Loop[T]) pass(p *gpu.Program) {
 	l.c.BindStorage(0, l.Workload())
 	l.c.BindStorage(1, l.info)
 	p.SetUint("n", uint32(l.p))
-	tile := p.GroupSize() * gatherItems
-	p.Dispatch1D((l.p + tile - 1) / tile)
+	p.DispatchItems(l.p, gatherItems)
 	l.c.Barrier(gpu.BarrierStorage) // the next pass and kernel read info
 }
 

@@ -53,12 +53,11 @@ func measureCopy(c *gpu.Context, bytes int64, warm, reps int) (copyResult, error
 		if err != nil {
 			return r, err
 		}
-		groups := (n4 + k.wg*k.items - 1) / (k.wg * k.items)
 		s := timeGPU(c, warm, reps, func() {
 			c.BindStorage(0, src)
 			c.BindStorage(1, dst)
 			p.SetUint("n4", uint32(n4))
-			p.Dispatch1D(groups)
+			p.DispatchItems(n4, k.items)
 		})
 		if r.GPU.Median == 0 || s.Median < r.GPU.Median {
 			r.GPU, r.Best = s, k

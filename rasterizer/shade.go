@@ -130,7 +130,7 @@ func (s *resolveStage) pass(b *mesh.GPU, base int, prims, rgba gpu.Array[uint32]
 	p.SetVec4("baseColor", unorm(mat.Base.R), unorm(mat.Base.G), unorm(mat.Base.B), 1)
 	p.SetVec4("background", unorm(mat.Background.R), unorm(mat.Background.G), unorm(mat.Background.B), unorm(mat.Background.A))
 	p.SetVec4("material", mat.Ambient, mat.Diffuse, mat.Specular, float32(math.Max(float64(mat.Shininess), 1)))
-	p.Dispatch((w+7)/8, (h+p.LocalSize[1]-1)/p.LocalSize[1], 1)
+	p.DispatchInvocations2D(w, h)
 }
 
 // ToImage converts packed RGBA8 pixels, bottom row first, to an image with
