@@ -78,7 +78,9 @@ func NewTexture(c *Context, w, h int, f TextureFormat) (*Texture, error) {
 // Bytes is the size of the texture's pixels in bytes.
 func (t *Texture) Bytes() int { return t.W * t.H * texFormats[t.Format].bytes }
 
-// Read returns the pixels, bottom row first, 4 bytes a pixel.
+// Read returns the pixels, bottom row first, 4 bytes a pixel. It issues
+// the memory barrier that shader writes to the texture owe it, and waits
+// for the GPU.
 func (t *Texture) Read() []byte {
 	if t.id == 0 {
 		panic("gpu: Texture.Read on a deleted Texture")
@@ -117,8 +119,8 @@ func (t *Texture) Write(pixels []byte) {
 
 // CopyFromBuffer copies W*H pixels of 4 bytes, bottom row first, from a
 // storage buffer into the texture on the GPU (through GL_PIXEL_UNPACK_BUFFER),
-// e.g. an image a compute shader wrote. It issues the pixel-buffer barrier
-// that makes the shader's writes visible to the copy.
+// e.g. an image a compute shader wrote. It issues the pixel-buffer and
+// texture-update barriers that make shader writes visible to the copy.
 func (t *Texture) CopyFromBuffer(src Storage) {
 	if src.ByteSize() < t.Bytes() {
 		panic(fmt.Sprintf("gpu: Texture.CopyFromBuffer: buffer of %d bytes for a texture of %d", src.ByteSize(), t.Bytes()))
