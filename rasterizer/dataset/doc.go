@@ -27,7 +27,9 @@
 //
 // New, Sample and FromMesh return errors naming the dataset for inputs no
 // surface can come from; FromField and FromVolume are their forms for
-// inputs known to be good, and panic instead. Pair.Table1 measures both
+// inputs known to be good, and panic instead. Unbalance makes the
+// unbalanced set of any balanced one, as they all do (the viewer's
+// background decimation of a re-extracted surface is this call). Pair.Table1 measures both
 // sets at the paper's four views (package workload), and WriteTable1
 // prints the rows as the paper's Table 1 lays them out.
 //

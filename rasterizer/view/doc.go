@@ -17,14 +17,16 @@
 //	cam := view.Paper()[0].Fit(lo, hi, 512, 512) // (0,0)
 //	mvp := cam.MVP()
 //
-// Paper lists the four views in Table 1's order and ByName finds one by
-// its name ("M(45,45)"); View.Camera and View.Fit turn a view into a
-// Camera, a model-view and a projection matrix. The matrices are built in
-// float64 and rounded once, so a scene far from the origin or of any
-// scale keeps its shape; the same view of the same box gives the same
-// matrices, bit for bit, on every run. Bad input to Camera (a radius,
-// aspect or magnification that is not positive, an elevation of ±90 or
-// more) panics naming the view and the values: callers take them from
-// bounds and image sizes they have checked. No GL: the matrices go to the
-// GPU through package rasterizer.
+// Paper lists the four views in Table 1's order (Names their names), ByName
+// finds one by its name ("M(45,45)"), and ParseList reads the lists of
+// views that bench's and the viewer's flags take, refusing unknown,
+// repeated or malformed names with an error naming them; View.Camera and
+// View.Fit turn a view into a Camera, a model-view and a projection matrix.
+// The matrices are built in float64 and rounded once, so a scene far from
+// the origin or of any scale keeps its shape; the same view of the same box
+// gives the same matrices, bit for bit, on every run. Bad input to Camera
+// (a radius, aspect or magnification that is not positive, an elevation of
+// ±90 or more) panics naming the view and the values: callers take them
+// from bounds and image sizes they have checked. No GL: the matrices go to
+// the GPU through package rasterizer.
 package view
