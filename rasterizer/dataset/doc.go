@@ -33,9 +33,9 @@
 // sets at the paper's four views (package workload), and WriteTable1
 // prints the rows as the paper's Table 1 lays them out.
 //
-// Pairs are made on the CPU, without randomness (decimation queues its
-// edges in a fixed order): the same inputs give the same triangles in the
-// same order on every run, so the renderer's images and the tables of
-// bench repeat. A Pair is read-only once made and may be shared between
+// Pairs are made on the CPU and are deterministic (decimation queues its
+// edges in a fixed order; the particle simulation draws from a fixed
+// seed): the same inputs give the same triangles in the same order on
+// every run, so the renderer's images and the tables of bench repeat. A Pair is read-only once made and may be shared between
 // goroutines.
 package dataset
