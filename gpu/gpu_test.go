@@ -455,7 +455,7 @@ func TestTimestamps(t *testing.T) {
 			c.BindStorage(1, d)
 			p.SetUint("n4", uint32(n4))
 			for i := 0; i < 4; i++ {
-				p.Dispatch1D((n4 + 1023) / 1024)
+				p.DispatchItems(n4, 4) // copy.comp: ITEMS 4 by default
 			}
 			b.Record()
 		})

@@ -80,7 +80,7 @@ func TestRasterGLSLMatchesGo(t *testing.T) {
 			}
 			p.SetUint("n", uint32(n))
 			p.SetIvec2("size", int32(w), int32(h))
-			p.Dispatch1D((n + 31) / 32)
+			p.DispatchInvocations(n)
 		})
 		gt, gok, gsp, gdp := tb.Download(), ok.Download(), sp.Download(), dp.Download()
 		for _, b := range []interface{ Delete() }{in, tb, ok, sp, dp} {
