@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"github.com/dpgl/dpgl/balancer"
 	"github.com/dpgl/dpgl/gpu"
@@ -138,8 +139,8 @@ func TestRenderBatches(t *testing.T) {
 // million and failed on llvmpipe.
 func TestGrowUpToStorageBlock(t *testing.T) {
 	c := gputest.Context(t)
-	most := int(c.Caps().MaxSSBOSize / 16)
-	var b *gpu.Buffer[[4]int32]
+	most := int(c.Caps().MaxSSBOSize / int64(unsafe.Sizeof(span{})))
+	var b *gpu.Buffer[span]
 	defer func() { b.Delete() }()
 	for _, n := range []int{10, most - most/8, most} {
 		if err := grow(c, &b, n, "spans"); err != nil {

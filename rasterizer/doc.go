@@ -10,6 +10,16 @@
 //	spans ──(z-buffer loop: zbuffer.comp)──▶ visibility (depth, primitive id per pixel)
 //	visibility ──(resolve.comp)──▶ shaded RGBA image
 //
+// Each arrow is a stage of a frame, a Stage constant and a file named for
+// its kernel: setup.go (StageTransformClip, StageSetup), scanconv.go
+// (StageScanPrepare, StageScanLoop), zbuffer.go (StageZPrepare,
+// StageZLoop, StageMerge, StageIDPass), resolve.go (StageExtract,
+// StageResolve), with prepare.go's small kernels between them; frame.go
+// composes them into Render, and FrameStats.Stages gives each one's GPU
+// time. layout.go holds what the stages pass each other: the binding
+// points (one per buffer, shared with the GLSL through
+// shaders/rasterizer/layout.glsl) and the Go twins of the GLSL records.
+//
 // The two loops are balancer loops (package balancer): each runs as the
 // paper's original loop (Figure 1, balancer.Never) or its load-balanced loop
 // (Figure 2) under any policy, with any number of Lanes. In the

@@ -6,31 +6,8 @@ import (
 	"github.com/dpgl/dpgl/gpu"
 	"github.com/dpgl/dpgl/rasterizer/mesh"
 	"github.com/dpgl/dpgl/rasterizer/raster"
+	"github.com/dpgl/dpgl/scan"
 )
-
-// gpuTri mirrors struct Tri of shaders/rasterizer/raster.glsl (std430,
-// 64 bytes): a set-up triangle as raster.Triangle holds it.
-type gpuTri struct {
-	X0, Y0, X1, Y1 int32
-	X2, Y2         int32
-	AreaLo, AreaHi uint32 // twice the area, an int64 in two words
-	Z0, Z1, Z2     uint32
-	Prim           uint32
-	YLo, YHi       int32
-	Flipped        int32
-	_              int32
-}
-
-func (g gpuTri) triangle() raster.Triangle {
-	return raster.Triangle{
-		V:       [3]raster.Vertex{{X: g.X0, Y: g.Y0, Z: g.Z0}, {X: g.X1, Y: g.Y1, Z: g.Z1}, {X: g.X2, Y: g.Y2, Z: g.Z2}},
-		Area2:   int64(uint64(g.AreaHi)<<32 | uint64(g.AreaLo)),
-		YLo:     g.YLo,
-		YHi:     g.YHi,
-		Flipped: g.Flipped != 0,
-		Prim:    g.Prim,
-	}
-}
 
 // setupStage runs shaders/rasterizer/setup.comp: transform, clip and set up a
 // triangle soup, in a counting pass and an emitting pass around an exclusive
@@ -95,9 +72,13 @@ func (s *setupStage) countPass(b *setupBatch) error {
 	}
 	s.stats.Fill(0)
 	s.c.Do(func() {
-		s.c.BindStorage(0, b.pos)
-		s.c.BindStorage(1, s.counts)
-		s.c.BindStorage(4, s.stats)
+		s.c.BindStorage(bindingPositions, b.pos)
+		s.c.BindStorage(bindingSetupCounts, s.counts)
+		s.c.BindStorage(bindingSetupStats, s.stats)
+		// The counting pass declares the emitting pass's outputs but
+		// leaves them alone.
+		s.c.BindStorage(bindingTris, nil)
+		s.c.BindStorage(bindingRows, nil)
 		s.uniforms(s.count, b)
 		s.count.DispatchInvocations(b.n)
 		s.c.Barrier(gpu.BarrierStorage)
@@ -109,11 +90,11 @@ func (s *setupStage) countPass(b *setupBatch) error {
 // given s.counts replaced by its exclusive scan.
 func (s *setupStage) emitPass(b *setupBatch, tris gpu.Array[gpuTri], rows gpu.Array[uint32]) {
 	s.c.Do(func() {
-		s.c.BindStorage(0, b.pos)
-		s.c.BindStorage(1, s.counts)
-		s.c.BindStorage(2, tris)
-		s.c.BindStorage(3, rows)
-		s.c.BindStorage(4, s.stats)
+		s.c.BindStorage(bindingPositions, b.pos)
+		s.c.BindStorage(bindingSetupCounts, s.counts)
+		s.c.BindStorage(bindingTris, tris)
+		s.c.BindStorage(bindingRows, rows)
+		s.c.BindStorage(bindingSetupStats, s.stats)
 		s.uniforms(s.emit, b)
 		s.emit.DispatchInvocations(b.n)
 		s.c.Barrier(gpu.BarrierStorage)
@@ -124,4 +105,65 @@ func (s *setupStage) emitPass(b *setupBatch, tris gpu.Array[gpuTri], rows gpu.Ar
 func (s *setupStage) readStats(input, output int) raster.SetupStats {
 	v := s.stats.Download()
 	return raster.SetupStats{Input: input, Outside: int(v[0]), Clipped: int(v[1]), NonFinite: int(v[2]), ZeroArea: int(v[3]), Output: output}
+}
+
+// setUp transforms, clips and sets up a batch of block b's triangles from
+// first (primitive ids from base+first): as many as f.batch allows whose
+// set-up triangles and spans fit a storage block each, shrinking the batch
+// until they do. The set-up triangles are left in r.tris, their rows in
+// r.rows.
+func (f *frame) setUp(b *mesh.GPU, first, base int) (batch, error) {
+	r := f.r
+	n := b.N - first
+	if f.batch > 0 {
+		n = min(n, f.batch)
+	}
+	sb := &setupBatch{pos: b.Positions.Slice(0, 3*b.N), first: first, primBase: uint32(base + first), mvp: &f.mvp, width: r.opts.Width, height: r.opts.Height}
+	for {
+		sb.n = n
+		// Transform, clip and set up: count, scan the counts, emit.
+		var total, spans int
+		err := f.timed(StageTransformClip, func() error {
+			if err := r.setup.countPass(sb); err != nil {
+				return err
+			}
+			total = int(scan.Reduce(r.sc, r.setup.counts.Slice(0, n), scan.Add))
+			return nil
+		})
+		if err != nil {
+			return batch{}, err
+		}
+		if total > r.maxSetup {
+			n = f.shrink(n, total, r.maxSetup)
+			continue
+		}
+		var stats raster.SetupStats
+		err = f.timed(StageSetup, func() error {
+			counts := r.setup.counts.Slice(0, n)
+			scan.ExclusiveScan(r.sc, counts, counts, scan.Add, 0)
+			if err := grow(r.c, &r.tris, total, "set-up triangles"); err != nil {
+				return err
+			}
+			if err := grow(r.c, &r.rows, total, "triangle rows"); err != nil {
+				return err
+			}
+			r.setup.emitPass(sb, r.tris, r.rows)
+			stats = r.setup.readStats(n, total)
+			if total > 0 {
+				spans = int(scan.Reduce(r.sc, r.rows.Slice(0, total), scan.Add))
+			}
+			return nil
+		})
+		if err != nil {
+			return batch{}, err
+		}
+		if spans > r.maxSpans {
+			n = f.shrink(n, spans, r.maxSpans)
+			continue
+		}
+		f.st.Setup = addSetupStats(f.st.Setup, stats)
+		f.st.Spans += int64(spans)
+		f.st.Batches++
+		return batch{n: n, tris: total, spans: spans}, nil
+	}
 }

@@ -6,11 +6,6 @@ import (
 	"image/color"
 	"image/png"
 	"io"
-	"math"
-
-	"github.com/dpgl/dpgl/gpu"
-	"github.com/dpgl/dpgl/rasterizer/mesh"
-	"github.com/dpgl/dpgl/rasterizer/view"
 )
 
 // Shading says which normal lights a pixel.
@@ -56,81 +51,6 @@ var DefaultMaterial = Material{
 	Diffuse:    0.78,
 	Specular:   0.25,
 	Shininess:  32,
-}
-
-// resolveStage runs shaders/rasterizer/resolve.comp.
-type resolveStage struct {
-	c    *gpu.Context
-	prog *gpu.Program
-}
-
-func newResolveStage(c *gpu.Context) (*resolveStage, error) {
-	p, err := c.Program("rasterizer/resolve.comp", nil)
-	if err != nil {
-		return nil, err
-	}
-	return &resolveStage{c: c, prog: p}, nil
-}
-
-func unorm(c uint8) float32 { return float32(c) / 255 }
-
-// run shades every pixel of prims (one primitive id a pixel, bottom row
-// first) into rgba (RGBA8 packed, R in the low byte), one pass per block of
-// the mesh (each shades the pixels its triangles won, and every pass
-// paints the background; one pass without a block when there is none).
-// Must run on the GL thread.
-func (s *resolveStage) run(blocks []*mesh.GPU, prims, rgba gpu.Array[uint32], cam view.Camera, mat Material, w, h int) {
-	if len(blocks) == 0 {
-		blocks = []*mesh.GPU{nil}
-	}
-	base := 0
-	for _, b := range blocks {
-		s.pass(b, base, prims, rgba, cam, mat, w, h)
-		if b != nil {
-			base += b.N
-		}
-	}
-	s.c.Barrier(gpu.BarrierStorage)
-}
-
-// pass shades the pixels whose primitive lies in block b, whose first
-// triangle has id base.
-func (s *resolveStage) pass(b *mesh.GPU, base int, prims, rgba gpu.Array[uint32], cam view.Camera, mat Material, w, h int) {
-	p := s.prog
-	nm := cam.View.Mat3().Inv().Transpose().Mat4()
-	n := 0
-	if b != nil {
-		s.c.BindStorage(0, b.Positions)
-		s.c.BindStorage(1, b.Normals)
-		n = b.N
-	} else {
-		s.c.BindStorage(0, nil)
-		s.c.BindStorage(1, nil)
-	}
-	p.SetUint("primBase", uint32(base))
-	p.SetUint("primCount", uint32(n))
-	flat := int32(0)
-	if mat.Shading == Flat {
-		flat = 1
-	}
-	p.SetInt("flatShading", flat)
-	// An orthographic projection leaves w = 1 whatever the depth: its
-	// bottom row is (0, 0, 0, 1).
-	ortho := int32(0)
-	if pr := cam.Projection; pr[3] == 0 && pr[7] == 0 && pr[11] == 0 && pr[15] == 1 {
-		ortho = 1
-	}
-	p.SetInt("orthographic", ortho)
-	s.c.BindStorage(2, prims)
-	s.c.BindStorage(3, rgba)
-	p.SetMat4("mvp", cam.MVP())
-	p.SetMat4("modelView", [16]float32(cam.View))
-	p.SetMat4("normalMatrix", [16]float32(nm))
-	p.SetIvec2("size", int32(w), int32(h))
-	p.SetVec4("baseColor", unorm(mat.Base.R), unorm(mat.Base.G), unorm(mat.Base.B), 1)
-	p.SetVec4("background", unorm(mat.Background.R), unorm(mat.Background.G), unorm(mat.Background.B), unorm(mat.Background.A))
-	p.SetVec4("material", mat.Ambient, mat.Diffuse, mat.Specular, float32(math.Max(float64(mat.Shininess), 1)))
-	p.DispatchInvocations2D(w, h)
 }
 
 // ToImage converts packed RGBA8 pixels, bottom row first, to an image with

@@ -17,10 +17,12 @@
 
 layout(local_size_x = 8, local_size_y = WG_SIZE / 8) in;
 
-layout(std430, binding = 0) readonly restrict buffer Positions { vec4 pos[]; };
-layout(std430, binding = 1) readonly restrict buffer Normals { vec4 nrm[]; };
-layout(std430, binding = 2) readonly restrict buffer Prims { uint prims[]; };
-layout(std430, binding = 3) writeonly restrict buffer Image { uint rgba[]; };
+#include "rasterizer/layout.glsl"
+
+layout(std430, binding = BINDING_POSITIONS) readonly restrict buffer Positions { vec4 pos[]; };
+layout(std430, binding = BINDING_NORMALS) readonly restrict buffer Normals { vec4 nrm[]; };
+layout(std430, binding = BINDING_PRIMS) readonly restrict buffer Prims { uint prims[]; };
+layout(std430, binding = BINDING_IMAGE) writeonly restrict buffer Image { uint rgba[]; };
 
 uniform mat4 mvp;
 uniform mat4 modelView;

@@ -12,23 +12,19 @@
 
 layout(local_size_x = WG_SIZE) in;
 
-// ScanProblem mirrors rasterizer.scanProblem.
-struct ScanProblem {
-    uint tri;      // index into tris
-    uint spanBase; // the triangle's first span: exclusive scan of the row counts
-};
+#include "rasterizer/layout.glsl"
 #define BALANCER_PROBLEM ScanProblem
 #include "balancer/loop.glsl"
 #include "rasterizer/raster.glsl"
 
-layout(std430, binding = 3) readonly restrict buffer Tris { Tri tris[]; };
-layout(std430, binding = 4) writeonly restrict buffer Spans { ivec4 spans[]; }; // y, x0, x1, tri
+layout(std430, binding = BINDING_TRIS) readonly restrict buffer Tris { Tri tris[]; };
+layout(std430, binding = BINDING_SPANS) writeonly restrict buffer Spans { Span spans[]; };
 
 uniform int width;
 
 void balancerSolve(uint processor, ScanProblem pr, uint task) {
     Tri t = tris[pr.tri];
     int y = t.rows.x + int(task);
-    ivec2 s = triSpan(t, y, width);
-    spans[pr.spanBase + task] = ivec4(y, s.x, s.y, int(pr.tri));
+    ivec2 xs = triSpan(t, y, width);
+    spans[pr.spanBase + task] = Span(y, xs.x, xs.y, int(pr.tri));
 }

@@ -20,13 +20,14 @@
 layout(local_size_x = WG_SIZE) in;
 #include "include/common.glsl"
 #include "rasterizer/raster.glsl"
+#include "rasterizer/layout.glsl"
 
-layout(std430, binding = 0) readonly restrict buffer Positions { vec4 pos[]; }; // xyz, w unused
-layout(std430, binding = 1) restrict buffer Counts { uint countOrOffset[]; };
-layout(std430, binding = 2) writeonly restrict buffer Tris { Tri tris[]; };
-layout(std430, binding = 3) writeonly restrict buffer Rows { uint rows[]; };
+layout(std430, binding = BINDING_POSITIONS) readonly restrict buffer Positions { vec4 pos[]; }; // xyz, w unused
+layout(std430, binding = BINDING_SETUP_COUNTS) restrict buffer Counts { uint countOrOffset[]; };
+layout(std430, binding = BINDING_TRIS) writeonly restrict buffer Tris { Tri tris[]; };
+layout(std430, binding = BINDING_ROWS) writeonly restrict buffer Rows { uint rows[]; };
 // stats: outside, clipped, non-finite, zero-area (raster.SetupStats)
-layout(std430, binding = 4) restrict buffer Stats { uint stats[4]; };
+layout(std430, binding = BINDING_SETUP_STATS) restrict buffer Stats { uint stats[4]; };
 
 uniform mat4 mvp;
 uniform uint numTris;

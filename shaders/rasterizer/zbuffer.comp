@@ -35,12 +35,13 @@
 #endif
 
 layout(local_size_x = WG_SIZE) in;
+#include "rasterizer/layout.glsl"
 #define BALANCER_PROBLEM uint
 #include "balancer/loop.glsl"
 #include "rasterizer/raster.glsl"
 
-layout(std430, binding = 3) readonly restrict buffer Spans { ivec4 spans[]; };
-layout(std430, binding = 4) readonly restrict buffer Tris { Tri tris[]; };
+layout(std430, binding = BINDING_SPANS) readonly restrict buffer Spans { Span spans[]; };
+layout(std430, binding = BINDING_TRIS) readonly restrict buffer Tris { Tri tris[]; };
 #if VIS64 && VIS64_EMULATE
 // The stand-in for 64-bit atomicMin keeps, per pixel, the set-up triangle
 // (an index into tris, NO_PRIMITIVE for none) whose (depth, primitive id)
@@ -54,7 +55,7 @@ layout(std430, binding = 4) readonly restrict buffer Tris { Tri tris[]; };
 // is descheduled, llvmpipe ends the spinning loop after 65,535 iterations
 // and the depth test is lost.) prepare.comp STEP 4 merges the winners into
 // the packed 64-bit buffer after the batch.
-layout(std430, binding = 7) restrict buffer Winner { uint winner[]; };
+layout(std430, binding = BINDING_WINNER) restrict buffer Winner { uint winner[]; };
 
 void visMin(uint pix, uint d, uint id, uint self, int x, int y) {
     uint cur = winner[pix]; // a guess: the swap checks it
@@ -74,10 +75,10 @@ void visMin(uint pix, uint d, uint id, uint self, int x, int y) {
     }
 }
 #elif VIS64
-layout(std430, binding = 5) restrict buffer Vis { uint64_t vis[]; };
+layout(std430, binding = BINDING_VISIBILITY) restrict buffer Vis { uint64_t vis[]; };
 #else
-layout(std430, binding = 5) restrict buffer Depth { uint depthBuf[]; };
-layout(std430, binding = 6) restrict buffer Prim { uint primBuf[]; };
+layout(std430, binding = BINDING_VISIBILITY) restrict buffer Depth { uint depthBuf[]; };
+layout(std430, binding = BINDING_PRIMS) restrict buffer Prim { uint primBuf[]; };
 #endif
 
 uniform int width;
@@ -86,13 +87,13 @@ uniform int laterBatch; // 1 when earlier batches of the frame left ids
 #endif
 
 void balancerSolve(uint processor, uint span, uint task) {
-    ivec4 s = spans[span];
-    int x = s.y + int(task);
-    Tri t = tris[s.w];
-    uint d = triDepth(t, x, s.x);
-    uint pix = uint(s.x * width + x);
+    Span s = spans[span];
+    int x = s.x0 + int(task);
+    Tri t = tris[s.tri];
+    uint d = triDepth(t, x, s.y);
+    uint pix = uint(s.y * width + x);
 #if VIS64 && VIS64_EMULATE
-    visMin(pix, d, t.z.w, uint(s.w), x, s.x);
+    visMin(pix, d, t.z.w, uint(s.tri), x, s.y);
 #elif VIS64
     atomicMin(vis[pix], (uint64_t(d) << 32) | uint64_t(t.z.w));
 #elif PASS == 1

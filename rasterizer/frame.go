@@ -1,0 +1,186 @@
+package rasterizer
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/dpgl/dpgl/balancer"
+	"github.com/dpgl/dpgl/rasterizer/mesh"
+	"github.com/dpgl/dpgl/rasterizer/raster"
+	"github.com/dpgl/dpgl/rasterizer/view"
+)
+
+// Render draws the triangles of m (every block of the chain; a nil mesh
+// is an error) as the camera sees them. The image and primitive ids stay
+// on the GPU until Image or Prims reads them. Triangles that are outside
+// the view, of zero area or not finite are counted in FrameStats.Setup and
+// not drawn; a camera matrix that is not finite, or a mesh whose triangles
+// are all non-finite, is an error rather than a blank frame.
+//
+// Triangles go through the stages in batches whose set-up triangles and
+// spans each fit one storage block: usually one batch, the whole mesh; more
+// for a mesh larger than one block or one whose spans overflow. Every batch
+// draws into the same visibility buffer with global primitive ids, and the
+// visibility rules keep the nearest surface with ties to the lowest id
+// whatever the order of the tests, so the image is the one an unbatched
+// render would draw, bit for bit.
+func (r *Renderer) Render(m *mesh.GPU, cam view.Camera) (FrameStats, error) {
+	start := time.Now()
+	f, err := r.newFrame(m, cam)
+	if err != nil {
+		return FrameStats{}, err
+	}
+	base := 0
+	for _, b := range m.Blocks() {
+		for first := 0; first < b.N; {
+			n, err := f.draw(b, first, base)
+			if err != nil {
+				return f.st, err
+			}
+			first += n
+		}
+		base += b.N
+	}
+	if st := f.st.Setup; st.Input > 0 && st.NonFinite == st.Input {
+		return f.st, fmt.Errorf("rasterizer: nothing drawn: all %d triangles have NaN or infinite coordinates after the camera transform", st.Input)
+	}
+	f.resolve(m.Blocks(), cam)
+	f.st.setTimes(time.Since(start))
+	return f.st, nil
+}
+
+// frame is the state of one Render across its batches.
+type frame struct {
+	r       *Renderer
+	st      FrameStats
+	cleared bool // the visibility buffer is cleared for this frame
+	batch   int  // triangles to try in the next batch
+	mvp     [16]float32
+}
+
+// newFrame checks Render's arguments and starts a frame.
+func (r *Renderer) newFrame(m *mesh.GPU, cam view.Camera) (*frame, error) {
+	if m == nil {
+		return nil, errors.New("rasterizer: Render: the mesh is nil (an empty mesh is mesh.NewGPU(c, 0))")
+	}
+	mvp := cam.MVP()
+	for i, v := range mvp {
+		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+			return nil, fmt.Errorf("rasterizer: the camera's matrix (projection × view) has %v in column %d, row %d: nothing can be drawn with it (was it fitted to coordinates beyond float32's range?)", v, i/4, i%4)
+		}
+	}
+	if total := int64(m.Len()); total >= int64(raster.NoPrimitive) {
+		return nil, fmt.Errorf("rasterizer: %d triangles: primitive ids are 32-bit, with %#x meaning none", total, raster.NoPrimitive)
+	}
+	f := &frame{r: r, batch: r.batchTriangles, mvp: mvp}
+	switch {
+	case r.vis64 && !r.c.Caps().Atomic64:
+		f.st.Visibility = visibility64Emulated
+	case r.vis64:
+		f.st.Visibility = visibility64
+	default:
+		f.st.Visibility = visibility32
+	}
+	return f, nil
+}
+
+// draw runs one batch, triangles [first, first+n) of block b whose first
+// triangle has primitive id base, through the stages up to the visibility
+// buffer, for the largest n (up to f.batch) whose set-up triangles and
+// spans fit their storage blocks, and returns n.
+func (f *frame) draw(b *mesh.GPU, first, base int) (int, error) {
+	bt, err := f.setUp(b, first, base)
+	if err != nil {
+		return 0, err
+	}
+	if err := f.scanConvert(bt); err != nil {
+		return 0, err
+	}
+	if err := f.zBuffer(bt); err != nil {
+		return 0, err
+	}
+	f.r.clock.read(&f.st.Stages)
+	return bt.n, nil
+}
+
+// batch is what setup made of a batch of triangles: n input triangles
+// became tris set-up triangles of spans rows in all.
+type batch struct {
+	n, tris, spans int
+}
+
+// timed runs stage s's commands, fn, between the stage's timestamps.
+func (f *frame) timed(s Stage, fn func() error) error {
+	k := f.r.clock
+	f.r.c.Do(k.timers[s].Start)
+	err := fn()
+	f.r.c.Do(k.timers[s].Stop)
+	k.ran |= 1 << s
+	return err
+}
+
+// setTimes derives the frame's summary times from its stages.
+func (st *FrameStats) setTimes(wall time.Duration) {
+	t := &st.Stages
+	st.SetupTime = t[StageTransformClip] + t[StageSetup]
+	st.ScanTime = t[StageScanPrepare] + t[StageScanLoop]
+	st.ZBufferTime = t[StageZPrepare] + t[StageZLoop] + t[StageMerge] + t[StageIDPass] + t[StageExtract]
+	st.ResolveTime = t[StageResolve]
+	st.Total = t.Sum()
+	st.Wall = wall
+}
+
+// shrink returns the batch size to try, and to start the next batches
+// with, after n triangles made got of something that holds at most limit:
+// in proportion, with a tenth to spare, and at least halved so that the
+// search ends.
+func (f *frame) shrink(n, got, limit int) int {
+	if n <= 1 {
+		// One triangle makes at most 7 set-up triangles of at most
+		// MaxImageSize rows each: far below any storage block.
+		panic(fmt.Sprintf("rasterizer: one triangle made %d of a limit of %d", got, limit))
+	}
+	f.batch = max(1, min(n/2, int(float64(n)*float64(limit)/float64(got)*0.9)))
+	return f.batch
+}
+
+// addSetupStats sums two batches' setup statistics.
+func addSetupStats(a, b raster.SetupStats) raster.SetupStats {
+	return raster.SetupStats{
+		Input: a.Input + b.Input, Outside: a.Outside + b.Outside, Clipped: a.Clipped + b.Clipped,
+		NonFinite: a.NonFinite + b.NonFinite, ZeroArea: a.ZeroArea + b.ZeroArea, Output: a.Output + b.Output,
+	}
+}
+
+// addLoopStats folds one batch's run of a loop into the frame's: the
+// first batch's stats as they are (so an unbatched frame reports exactly
+// its loop's run), later ones' counts, times and tasks added, their
+// maxima kept.
+func addLoopStats(dst *balancer.Stats, src balancer.Stats) {
+	if dst.Name == "" {
+		*dst = src
+		return
+	}
+	dst.Processors += src.Processors
+	dst.Start.Processors += src.Start.Processors
+	dst.Start.NumIdle += src.Start.NumIdle
+	dst.Start.SumWorkload += src.Start.SumWorkload
+	dst.Start.MaxWorkload = max(dst.Start.MaxWorkload, src.Start.MaxWorkload)
+	dst.Iterations += src.Iterations
+	dst.Balances += src.Balances
+	dst.Gathers += src.Gathers
+	dst.Counts += src.Counts
+	dst.Savings += src.Savings
+	for _, p := range [][2]*balancer.PhaseTimes{{&dst.Count, &src.Count}, {&dst.Gather, &src.Gather}, {&dst.Redistribute, &src.Redistribute}, {&dst.Solve, &src.Solve}, {&dst.Schedule, &src.Schedule}} {
+		p[0].Merge(*p[1])
+	}
+	dst.Tasks += src.Tasks
+	dst.CriticalPath += src.CriticalPath
+	if src.MaxCost > dst.MaxCost {
+		dst.MaxCost, dst.MaxCostAt = src.MaxCost, src.MaxCostAt
+	}
+	dst.Time += src.Time
+	dst.Wall += src.Wall
+}

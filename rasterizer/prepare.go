@@ -1,0 +1,73 @@
+package rasterizer
+
+import (
+	"strconv"
+
+	"github.com/dpgl/dpgl/gpu"
+)
+
+// prepareStep names one of shaders/rasterizer/prepare.comp's small
+// per-element kernels around the loops (its STEP; the GLSL defines the
+// same names, TestPrepareStepsMatchGLSL checks the numbers).
+type prepareStep int
+
+const (
+	// scanProblems makes each set-up triangle a processor of the
+	// scan-conversion loop: its rows the workload, (triangle, first span)
+	// the problem.
+	scanProblems prepareStep = iota
+	// spanProblems makes each span a processor of the z-buffer loop: its
+	// length the workload, its index the problem.
+	spanProblems
+	// clearVisibility clears the visibility buffer: no surface anywhere.
+	clearVisibility
+	// extractPrims takes each pixel's primitive id out of the 64-bit
+	// visibility words (the 64-bit path).
+	extractPrims
+	// mergeWinners merges the emulated 64-bit path's winners into the
+	// visibility words after a batch.
+	mergeWinners
+
+	numPrepareSteps
+)
+
+var prepareStepNames = [numPrepareSteps]string{"SCAN_PROBLEMS", "SPAN_PROBLEMS", "CLEAR_VISIBILITY", "EXTRACT_PRIMS", "MERGE_WINNERS"}
+
+func (s prepareStep) String() string { return prepareStepNames[s] }
+
+// prepareKernels holds the steps the renderer's visibility path uses
+// (extractPrims only on the 64-bit path, mergeWinners only on its emulation;
+// nil otherwise).
+type prepareKernels struct {
+	c    *gpu.Context
+	prog [numPrepareSteps]*gpu.Program
+}
+
+func newPrepareKernels(c *gpu.Context, vis64, emulate bool) (*prepareKernels, error) {
+	k := &prepareKernels{c: c}
+	for s := prepareStep(0); s < numPrepareSteps; s++ {
+		if s == extractPrims && !vis64 || s == mergeWinners && !emulate {
+			continue
+		}
+		defs := map[string]string{"STEP": strconv.Itoa(int(s)), "VIS64": "0"}
+		if vis64 && (s == clearVisibility || s == extractPrims) {
+			defs["VIS64"] = "1"
+		}
+		p, err := c.Program("rasterizer/prepare.comp", defs)
+		if err != nil {
+			return nil, err
+		}
+		k.prog[s] = p
+	}
+	return k, nil
+}
+
+// run dispatches step s over n elements, its buffers bound by the caller,
+// and issues the barrier that makes its writes visible to the next
+// stage's storage reads. On the GL thread.
+func (k *prepareKernels) run(s prepareStep, n int) {
+	p := k.prog[s]
+	p.SetUint("n", uint32(n))
+	p.DispatchInvocations(n)
+	k.c.Barrier(gpu.BarrierStorage)
+}

@@ -1,0 +1,58 @@
+package rasterizer
+
+import (
+	"github.com/dpgl/dpgl/balancer"
+	"github.com/dpgl/dpgl/scan"
+)
+
+// scanConvert runs the batch's scan-conversion loop
+// (shaders/rasterizer/scanconv.comp): one processor a set-up triangle, one
+// task a row; each triangle's spans go to its own place (its first span is
+// the exclusive scan of the rows), so r.spans comes out in one order
+// whatever processor wrote which span.
+func (f *frame) scanConvert(bt batch) error {
+	if bt.tris == 0 {
+		return nil
+	}
+	r := f.r
+	rows := r.rows.Slice(0, bt.tris)
+	err := f.timed(StageScanPrepare, func() error {
+		if err := grow(r.c, &r.spanBase, bt.tris, "span offsets"); err != nil {
+			return err
+		}
+		scan.ExclusiveScan(r.sc, r.spanBase.Slice(0, bt.tris), rows, scan.Add, 0)
+		if err := grow(r.c, &r.spans, bt.spans, "spans"); err != nil {
+			return err
+		}
+		if err := r.scanLoop.Resize(bt.tris); err != nil {
+			return err
+		}
+		r.c.Do(func() {
+			r.c.BindStorage(bindingRows, rows)
+			r.c.BindStorage(bindingSpanBase, r.spanBase)
+			r.c.BindStorage(bindingWorkload, r.scanLoop.Workload())
+			r.c.BindStorage(bindingParallelIndex, r.scanLoop.ParallelIndex())
+			r.c.BindStorage(bindingProblem, r.scanLoop.Problem())
+			r.prepare.run(scanProblems, bt.tris)
+		})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	var sc balancer.Stats
+	err = f.timed(StageScanLoop, func() (err error) {
+		sc, err = r.scanLoop.Run(balancer.SolutionFunc(func(it *balancer.Iteration) {
+			r.c.BindStorage(bindingTris, r.tris)
+			r.c.BindStorage(bindingSpans, r.spans)
+			r.scanSol.SetInt("width", int32(r.opts.Width))
+			it.Dispatch(r.scanSol)
+		}))
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	addLoopStats(&f.st.ScanConversion, sc)
+	return nil
+}

@@ -1,0 +1,117 @@
+package rasterizer
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/dpgl/dpgl/gpu"
+)
+
+// The stages of a frame, in the order Render runs them. Each batch of
+// triangles goes through the first eight (setup.go, scanconv.go,
+// zbuffer.go, with prepare.go's small kernels between them); the frame
+// then ends with the last two (prepare.go, resolve.go). Each stage's GPU
+// time is taken between a pair of timestamps (FrameStats.Stages).
+//
+//	triangles ─TransformClip, Setup─▶ set-up triangles, rows each
+//	          ─ScanPrepare, ScanLoop─▶ spans
+//	          ─ZPrepare, ZLoop, Merge | IDPass─▶ visibility
+//	          ─Extract, Resolve─▶ image
+type Stage int
+
+const (
+	// StageTransformClip is setup.comp's counting pass (transform, clip
+	// and count the set-up triangles of each input triangle) and the
+	// counts' total, read back to size the batch.
+	StageTransformClip Stage = iota
+	// StageSetup is the counts' exclusive scan, setup.comp's emitting pass
+	// (the set-up triangles and their rows), and the skip statistics and
+	// the spans' total, read back.
+	StageSetup
+	// StageScanPrepare is the span offsets (the rows' exclusive scan) and
+	// the scan-conversion loop's processors (prepare.comp SCAN_PROBLEMS).
+	StageScanPrepare
+	// StageScanLoop is the scan-conversion loop, its phases in
+	// FrameStats.ScanConversion.
+	StageScanLoop
+	// StageZPrepare is the visibility buffer cleared (once a frame), the
+	// spans made the z-buffer loop's processors (SPAN_PROBLEMS) and the
+	// pixels counted.
+	StageZPrepare
+	// StageZLoop is the z-buffer loop, its phases in FrameStats.ZBuffer.
+	StageZLoop
+	// StageMerge is the emulated 64-bit path's winners merged into the
+	// visibility buffer after each batch (MERGE_WINNERS; tests only).
+	StageMerge
+	// StageIDPass is the 32-bit path's primitive-id pass, its processors
+	// loaded again: its phases in FrameStats.ZBufferIDs.
+	StageIDPass
+	// StageExtract is the 64-bit path's primitive ids taken out of the
+	// visibility words (EXTRACT_PRIMS), once a frame.
+	StageExtract
+	// StageResolve is the shading of every pixel (resolve.comp).
+	StageResolve
+
+	NumStages // the number of stages
+)
+
+var stageNames = [NumStages]string{"transform+clip", "setup", "scan prepare", "scan loop", "z prepare", "z loop", "merge", "id pass", "extract ids", "resolve"}
+
+func (s Stage) String() string {
+	if s >= 0 && s < NumStages {
+		return stageNames[s]
+	}
+	return fmt.Sprintf("Stage(%d)", int(s))
+}
+
+// StageTimes is the GPU time of each stage of a frame, summed over its
+// batches; a stage the frame did not run (the id pass on the 64-bit path,
+// the loops of an empty mesh) has 0.
+type StageTimes [NumStages]time.Duration
+
+// Sum is the frame's GPU time: every stage's added.
+func (t StageTimes) Sum() time.Duration {
+	var s time.Duration
+	for _, d := range t {
+		s += d
+	}
+	return s
+}
+
+// stageClock times the stages with one pair of timestamps each. A stage
+// records its pair around its commands (frame.timed); the frame reads
+// the stages that ran once their work is queued (frame.collect), so the
+// host waits for the GPU once a batch, not once a stage.
+type stageClock struct {
+	timers [NumStages]*gpu.Timer
+	ran    uint32 // bit s: stage s recorded since the last read
+}
+
+func newStageClock(c *gpu.Context) *stageClock {
+	k := &stageClock{}
+	for i := range k.timers {
+		k.timers[i] = c.NewTimer()
+	}
+	return k
+}
+
+// read adds the GPU time of each stage that ran since the last read to t.
+func (k *stageClock) read(t *StageTimes) {
+	for s := range k.timers {
+		if k.ran&(1<<s) != 0 {
+			t[s] += k.timers[s].Elapsed()
+		}
+	}
+	k.ran = 0
+}
+
+func (k *stageClock) delete() {
+	if k == nil {
+		return
+	}
+	for _, t := range k.timers {
+		if t != nil {
+			t.Delete()
+		}
+	}
+}

@@ -1,0 +1,42 @@
+// The renderer's storage layout, shared by all its kernels: one binding
+// point per buffer, the same in every kernel that touches it, and the
+// records that pass between stages. Go mirror: rasterizer/layout.go, whose
+// tests check the numbers against this file and, through the driver's
+// reflection, the records' sizes and offsets.
+
+// The balancer's processor arrays (shaders/balancer/loop.glsl declares
+// them at these bindings; prepare.comp fills them).
+#define BINDING_WORKLOAD 0
+#define BINDING_PARALLEL_INDEX 1
+#define BINDING_PROBLEM 2
+// Between the stages.
+#define BINDING_TRIS 3       // set-up triangles (Tri, raster.glsl)
+#define BINDING_SPANS 4      // spans (Span)
+#define BINDING_VISIBILITY 5 // per pixel: the depth, or the packed 64-bit word
+#define BINDING_PRIMS 6      // per pixel: the primitive id
+#define BINDING_WINNER 7     // per pixel: the emulated 64-bit path's winner
+#define BINDING_ROWS 8       // per set-up triangle: its rows (workload)
+#define BINDING_SPAN_BASE 9  // per set-up triangle: its first span
+#define BINDING_POSITIONS 10 // the mesh's vertices (mesh.GPU)
+#define BINDING_NORMALS 11   // the mesh's vertex normals
+#define BINDING_SETUP_COUNTS 12 // per input triangle: set-up triangles, then their offset
+#define BINDING_SETUP_STATS 13  // outside, clipped, non-finite, zero-area
+#define BINDING_IMAGE 14     // per pixel: RGBA8
+// (binding 15 is the balancer's strategies', balancer.BindingStrategy)
+
+// Span is one row of a set-up triangle: the scan-conversion loop's output
+// (one per task) and the z-buffer loop's problem data. x1 < x0 when the row
+// covers no pixel. Go mirror: rasterizer.span.
+struct Span {
+    int y;
+    int x0;
+    int x1;
+    int tri; // index into tris
+};
+
+// ScanProblem is the scan-conversion loop's problem data. Go mirror:
+// rasterizer.scanProblem.
+struct ScanProblem {
+    uint tri;      // index into tris
+    uint spanBase; // the triangle's first span: exclusive scan of the rows
+};
