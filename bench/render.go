@@ -42,6 +42,8 @@ type renderView struct {
 	View   view.View
 	Frames [][]experiment.Frame // by Lanes value, then policy
 	HW     hwResult
+	// ReadBack is the host's time to read the image back (Renderer.Pixels).
+	ReadBack time.Duration
 }
 
 // renderRun is what bench render measured.
@@ -167,6 +169,7 @@ func measureRender(e *experiment.Experiment, f *expFlags, w io.Writer) (*renderR
 				rv.Frames = append(rv.Frames, frs)
 				pr.step(fmt.Sprintf("%s %s lanes %s", setNames[set], v.Name, lanesLabel(lanes)))
 			}
+			rv.ReadBack = timeReadBack(e.Renderer)
 			// The GPU's pipeline against the compute renderer's last frame
 			// (all frames are equal, as checked).
 			rv.HW = measureHardware(e, hw, set, v, e.Renderer.Prims(), f.warmup, f.reps)
@@ -209,6 +212,7 @@ func printRender(w io.Writer, run *renderRun) (differ []string) {
 	fmt.Fprintln(w)
 	t.writeText(w)
 	printRenderNotes(w, run.Software, setup, differ)
+	writeStageBreakdown(w, run)
 	return differ
 }
 

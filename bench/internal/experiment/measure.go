@@ -93,6 +93,10 @@ type Frame struct {
 	Spans    int64            // the scan-conversion loop's tasks
 	Setup    raster.SetupStats
 	Captured bool // pixels were read back and compared
+
+	// Median is the median repetition's statistics: where its time went,
+	// stage by stage (FrameStats.Stages), and each loop's phases.
+	Median rasterizer.FrameStats
 }
 
 // LanesRan says what Lanes each loop ran with when the balancer raised the
@@ -149,6 +153,7 @@ func (a *frameAcc) result() Frame {
 	sort.Slice(idx, func(x, y int) bool { return a.gpu[idx[x]] < a.gpu[idx[y]] })
 	m := a.all[idx[len(idx)/2]]
 	fr.Stages = [4]time.Duration{m.SetupTime, m.ScanTime, m.ZBufferTime, m.ResolveTime}
+	fr.Median = m
 	fr.Pixels, fr.Spans, fr.Setup = m.Pixels, m.Spans, m.Setup
 	return fr
 }
