@@ -111,14 +111,28 @@ type batch struct {
 	n, tris, spans int
 }
 
-// timed runs stage s's commands, fn, between the stage's timestamps.
+// timed issues stage s's commands, fn, between the stage's timestamps.
 func (f *frame) timed(s Stage, fn func() error) error {
 	k := f.r.clock
+	k.keep(s, &f.st.Stages)
 	f.r.c.Do(k.timers[s].Start)
 	err := fn()
 	f.r.c.Do(k.timers[s].Stop)
 	k.ran |= 1 << s
 	return err
+}
+
+// timedGL is timed for a stage's commands that cannot fail, issued on the
+// GL thread.
+func (f *frame) timedGL(s Stage, fn func()) {
+	k := f.r.clock
+	k.keep(s, &f.st.Stages)
+	f.r.c.Do(func() {
+		k.timers[s].Start()
+		fn()
+		k.timers[s].Stop()
+	})
+	k.ran |= 1 << s
 }
 
 // setTimes derives the frame's summary times from its stages.

@@ -17,7 +17,7 @@ import (
 	"github.com/dpgl/dpgl/scan"
 )
 
-func newScanner(t *testing.T, c *gpu.Context) *scan.Scanner {
+func newScanner(t testing.TB, c *gpu.Context) *scan.Scanner {
 	s, err := scan.New(c)
 	if err != nil {
 		t.Fatal(err)

@@ -90,21 +90,15 @@ func (f *frame) resolve(blocks []*mesh.GPU, cam view.Camera) {
 	r := f.r
 	w, h := r.opts.Width, r.opts.Height
 	if !f.cleared {
-		f.timed(StageZPrepare, func() error { f.clear(); return nil })
+		f.timedGL(StageZPrepare, f.clear)
 	}
 	if r.vis64 {
-		f.timed(StageExtract, func() error {
-			r.c.Do(func() {
-				r.c.BindStorage(bindingVisibility, r.depth)
-				r.c.BindStorage(bindingPrims, r.prims)
-				r.prepare.run(extractPrims, w*h)
-			})
-			return nil
+		f.timedGL(StageExtract, func() {
+			r.c.BindStorage(bindingVisibility, r.depth)
+			r.c.BindStorage(bindingPrims, r.prims)
+			r.prepare.run(extractPrims, w*h)
 		})
 	}
-	f.timed(StageResolve, func() error {
-		r.c.Do(func() { r.resolve.run(blocks, r.prims, r.rgba, cam, r.opts.Material, w, h) })
-		return nil
-	})
+	f.timedGL(StageResolve, func() { r.resolve.run(blocks, r.prims, r.rgba, cam, r.opts.Material, w, h) })
 	r.clock.read(&f.st.Stages)
 }

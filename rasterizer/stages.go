@@ -95,6 +95,15 @@ func newStageClock(c *gpu.Context) *stageClock {
 	return k
 }
 
+// keep adds stage s's last time to t before the stage runs again unread
+// (setup's attempt at a batch too large for a storage block).
+func (k *stageClock) keep(s Stage, t *StageTimes) {
+	if k.ran&(1<<s) != 0 {
+		t[s] += k.timers[s].Elapsed()
+		k.ran &^= 1 << s
+	}
+}
+
 // read adds the GPU time of each stage that ran since the last read to t.
 func (k *stageClock) read(t *StageTimes) {
 	for s := range k.timers {

@@ -39,15 +39,12 @@ func (f *frame) zBuffer(bt batch) error {
 	}
 	addLoopStats(&f.st.ZBuffer, zs)
 	if r.winner != nil {
-		f.timed(StageMerge, func() error {
-			r.c.Do(func() {
-				r.c.BindStorage(bindingVisibility, r.depth)
-				r.c.BindStorage(bindingWinner, r.winner)
-				r.c.BindStorage(bindingTris, r.tris)
-				r.prepare.prog[mergeWinners].SetInt("width", int32(r.opts.Width))
-				r.prepare.run(mergeWinners, r.opts.Width*r.opts.Height)
-			})
-			return nil
+		f.timedGL(StageMerge, func() {
+			r.c.BindStorage(bindingVisibility, r.depth)
+			r.c.BindStorage(bindingWinner, r.winner)
+			r.c.BindStorage(bindingTris, r.tris)
+			r.prepare.prog[mergeWinners].SetInt("width", int32(r.opts.Width))
+			r.prepare.run(mergeWinners, r.opts.Width*r.opts.Height)
 		})
 	}
 	if !r.vis64 {
@@ -82,7 +79,7 @@ func (f *frame) idPass(bt batch) error {
 	return nil
 }
 
-// clear resets the visibility buffer (on the calling goroutine, outside Do).
+// clear resets the visibility buffer.
 func (f *frame) clear() {
 	r := f.r
 	r.c.Do(func() {

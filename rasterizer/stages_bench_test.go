@@ -1,0 +1,83 @@
+package rasterizer
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/dpgl/dpgl/balancer"
+	"github.com/dpgl/dpgl/gpu/gputest"
+	"github.com/dpgl/dpgl/rasterizer/dataset"
+	"github.com/dpgl/dpgl/rasterizer/mesh"
+	"github.com/dpgl/dpgl/rasterizer/view"
+	"github.com/dpgl/dpgl/rasterizer/volume"
+)
+
+// BenchmarkFrameStages renders the default field's unbalanced set at the
+// paper's M(45,45) view, 256x256, under CostEffective, on each visibility
+// path this driver can run, and reports each stage's GPU time per frame
+// (ns/op is the host's time for Render).
+func BenchmarkFrameStages(b *testing.B) {
+	c := gputest.Context(b)
+	s := newScanner(b, c)
+	pair := dataset.FromField(volume.Default(), 64, dataset.DefaultReduction)
+	const w, h = 256, 256
+	g, err := mesh.Upload(c, pair.Unbalanced)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer g.Delete()
+	cam := pair.Camera(view.Paper()[3], w, h)
+	for _, path := range []string{"32-bit", "64-bit"} {
+		if path == "64-bit" && !c.Caps().Atomic64 {
+			if !c.Caps().Int64 {
+				continue
+			}
+			emulateAtomic64 = true
+			path = "64-bit-emulated"
+		}
+		o := DefaultOptions()
+		o.Width, o.Height, o.Visibility32 = w, h, path == "32-bit"
+		o.ScanConversion = quiet(balancer.Config{Policy: balancer.CostEffective, CostIterations: PaperScanConversionCost})
+		o.ZBuffer = quiet(balancer.Config{Policy: balancer.CostEffective, CostIterations: PaperZBufferCost})
+		rd, err := New(s, o)
+		emulateAtomic64 = false
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(path, func(b *testing.B) {
+			if _, err := rd.Render(g, cam); err != nil { // compiles the kernels
+				b.Fatal(err)
+			}
+			var sum StageTimes
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				st, err := rd.Render(g, cam)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for s, d := range st.Stages {
+					sum[s] += d
+				}
+			}
+			for s, d := range sum {
+				if d > 0 {
+					b.ReportMetric(float64(d)/float64(b.N)/float64(time.Millisecond), fmt.Sprintf("ms-%s", stageKey(Stage(s))))
+				}
+			}
+			b.ReportMetric(float64(sum.Sum())/float64(b.N)/float64(time.Millisecond), "ms-gpu")
+		})
+		rd.Delete()
+	}
+}
+
+// stageKey is a stage's name as a benchmark metric unit (no spaces).
+func stageKey(s Stage) string {
+	k := []byte(s.String())
+	for i, c := range k {
+		if c == ' ' || c == '+' {
+			k[i] = '-'
+		}
+	}
+	return string(k)
+}
