@@ -87,8 +87,8 @@ func (s *setupStage) countPass(b *setupBatch) error {
 }
 
 // emitPass writes the set-up triangles to tris and their workloads to rows,
-// given s.counts replaced by its exclusive scan.
-func (s *setupStage) emitPass(b *setupBatch, tris gpu.Array[gpuTri], rows gpu.Array[uint32]) {
+// given s.counts replaced by its exclusive scan and total, the counts' sum.
+func (s *setupStage) emitPass(b *setupBatch, total int, tris gpu.Array[gpuTri], rows gpu.Array[uint32]) {
 	s.c.Do(func() {
 		s.c.BindStorage(bindingPositions, b.pos)
 		s.c.BindStorage(bindingSetupCounts, s.counts)
@@ -96,6 +96,7 @@ func (s *setupStage) emitPass(b *setupBatch, tris gpu.Array[gpuTri], rows gpu.Ar
 		s.c.BindStorage(bindingRows, rows)
 		s.c.BindStorage(bindingSetupStats, s.stats)
 		s.uniforms(s.emit, b)
+		s.emit.SetUint("numOut", uint32(total))
 		s.emit.DispatchInvocations(b.n)
 		s.c.Barrier(gpu.BarrierStorage)
 	})
@@ -147,7 +148,7 @@ func (f *frame) setUp(b *mesh.GPU, first, base int) (batch, error) {
 			if err := grow(r.c, &r.rows, total, "triangle rows"); err != nil {
 				return err
 			}
-			r.setup.emitPass(sb, r.tris, r.rows)
+			r.setup.emitPass(sb, total, r.tris, r.rows)
 			stats = r.setup.readStats(n, total)
 			if total > 0 {
 				spans = int(scan.Reduce(r.sc, r.rows.Slice(0, total), scan.Add))

@@ -75,7 +75,7 @@ func gpuSetup(t *testing.T, c *gpu.Context, soup [][3]float32, mvp *[16]float32,
 	rb, _ := gpu.NewBuffer[uint32](c, max(int(total), 1))
 	defer tb.Delete()
 	defer rb.Delete()
-	s.emitPass(b, tb, rb)
+	s.emitPass(b, int(total), tb, rb)
 	g := tb.Download()[:total]
 	out := make([]raster.Triangle, total)
 	for i := range g {

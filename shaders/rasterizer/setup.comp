@@ -7,7 +7,8 @@
 //   EMIT 0: count[i] = set-up triangles that input triangle i becomes
 //           (0..7), and the skip statistics;
 //   EMIT 1: with offset[i] = the exclusive scan of count, write them to
-//           tris[offset[i] ...] (in fan order) and their scanline workload.
+//           tris[offset[i] ...] (in fan order) and their scanline workload;
+//           a triangle that made none returns at once.
 // Both passes compute the same integers, so the counts and the writes agree.
 // lint: EMIT=1
 #ifndef EMIT
@@ -31,6 +32,9 @@ layout(std430, binding = BINDING_SETUP_STATS) restrict buffer Stats { uint stats
 
 uniform mat4 mvp;
 uniform uint numTris;
+#if EMIT == 1
+uniform uint numOut; // the set-up triangles of the batch: the counts' sum
+#endif
 uniform uint first;
 uniform uint primBase;
 uniform ivec2 size;
@@ -39,6 +43,12 @@ uniform vec2 guard;
 void main() {
     uint i = dpglGlobalIndex();
     if (i >= numTris) return;
+#if EMIT == 1
+    // The counting pass found this triangle's outputs: none (outside the
+    // view, not finite, of zero area) leaves nothing to redo.
+    uint base = countOrOffset[i];
+    if ((i + 1u < numTris ? countOrOffset[i + 1u] : numOut) == base) return;
+#endif
     uint v = 3u * (first + i);
     vec4 t0 = transformPoint(mvp, pos[v].xyz);
     vec4 t1 = transformPoint(mvp, pos[v + 1u].xyz);
@@ -52,9 +62,6 @@ void main() {
     if (res == CLIP_NONFINITE) atomicAdd(stats[2], 1u);
 #endif
     uint out_ = 0u;
-#if EMIT == 1
-    uint base = countOrOffset[i];
-#endif
     if (n >= 3) {
         ivec2 p0;
         uint z0;
