@@ -60,7 +60,10 @@
 // bound to an array of GLSL structs of another size (8 bytes against 12,
 // say) panics naming the block and both sizes, where the shader would
 // silently read every element after the first from the wrong place.
-// Program.Bind binds by the block's name instead of its number.
+// Program.Bind binds by the block's name instead of its number, and
+// Program.StorageBlocks gives the driver's whole reflection of the blocks
+// (bindings, members' offsets and strides), for tests that hold Go twins of
+// GLSL structs to it.
 //
 // # Programs
 //

@@ -27,7 +27,9 @@ type BufferVariable struct {
 	// ArrayStride is GL_ARRAY_STRIDE, the stride of the member's own array
 	// (0 when it is not one); TopLevelArrayStride is
 	// GL_TOP_LEVEL_ARRAY_STRIDE, the size of one element of the block's
-	// top-level array in std430, padding included (0 outside one).
+	// top-level array of structs in std430, padding included (0 outside
+	// one; for an array of scalars or vectors Mesa reports 0 and
+	// ArrayStride holds the stride).
 	ArrayStride, TopLevelArrayStride int
 }
 
