@@ -63,6 +63,39 @@ var stageColumns = []stageColumn{
 // timestamps do not cover) and the image's read-back. Stages that no frame
 // ran are left out.
 func writeStageBreakdown(w io.Writer, run *renderRun) {
+	cells := stageTable(run)
+	if cells == nil {
+		return
+	}
+	header := cells[0]
+	width := make([]int, len(header))
+	for _, l := range cells {
+		for i, c := range l {
+			width[i] = max(width[i], len(c))
+		}
+	}
+	fmt.Fprintln(w, "where the frame's time goes: each stage's share of the GPU time (timestamps), the median frame")
+	for _, l := range cells {
+		var b strings.Builder
+		for i, c := range l {
+			if i > 0 {
+				b.WriteString("  ")
+			}
+			if i < 4 {
+				fmt.Fprintf(&b, "%-*s", width[i], c)
+			} else {
+				fmt.Fprintf(&b, "%*s", width[i], c)
+			}
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+	fmt.Fprintln(w, "  (balance solve): the loop's count, gather and redistribute phases, and its solution phase; host ms: Render's wall time\n"+
+		"  beyond its GPU time (host work and waits the timestamps do not cover); read-back: Renderer.Pixels")
+}
+
+// stageTable is writeStageBreakdown's table, the header first; nil
+// without frames.
+func stageTable(run *renderRun) [][]string {
 	type row struct {
 		label    []string
 		st       *rasterizer.FrameStats
@@ -78,7 +111,7 @@ func writeStageBreakdown(w io.Writer, run *renderRun) {
 		}
 	}
 	if len(rows) == 0 {
-		return
+		return nil
 	}
 	var cols []stageColumn
 	for _, c := range stageColumns {
@@ -103,29 +136,7 @@ func writeStageBreakdown(w io.Writer, run *renderRun) {
 		}
 		cells = append(cells, append(line, fmtMs(max(r.st.Wall-total, 0)), fmtMs(r.readBack)))
 	}
-	width := make([]int, len(header))
-	for _, l := range cells {
-		for i, c := range l {
-			width[i] = max(width[i], len(c))
-		}
-	}
-	fmt.Fprintln(w, "where the frame's time goes: each stage's share of the GPU time (timestamps), the median frame")
-	for _, l := range cells {
-		var b strings.Builder
-		for i, c := range l {
-			if i > 0 {
-				b.WriteString("  ")
-			}
-			if i < 4 {
-				fmt.Fprintf(&b, "%-*s", width[i], c)
-			} else {
-				fmt.Fprintf(&b, "%*s", width[i], c)
-			}
-		}
-		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
-	}
-	fmt.Fprintln(w, "  (balance solve): the loop's count, gather and redistribute phases, and its solution phase; host ms: Render's wall time\n"+
-		"  beyond its GPU time (host work and waits the timestamps do not cover); read-back: Renderer.Pixels")
+	return cells
 }
 
 // share is d as a percentage of total.
