@@ -72,7 +72,7 @@ func (r *HardwareRenderer) draw(pos []gpu.Array[mesh.Vec4], ns []int, mvp *[16]f
 			if ns[i] == 0 {
 				continue
 			}
-			r.c.BindStorage(0, p)
+			r.c.BindStorage(bindingPositions, p)
 			r.prog.SetUint("primBase", uint32(base))
 			r.prog.DrawTriangles(0, 3*ns[i])
 			base += ns[i]

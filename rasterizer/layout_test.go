@@ -153,13 +153,19 @@ func visibilityRenderers(t *testing.T, c *gpu.Context) []*Renderer {
 }
 
 // TestBindingsMatchDriver: in every kernel of the renderer, on each
-// visibility path, each storage block sits at the binding point the Go
+// visibility path, and in HardwareRenderer's vertex shader, each storage
+// block sits at the binding point the Go
 // side binds its buffer at, as the driver reports it.
 func TestBindingsMatchDriver(t *testing.T) {
 	c := gputest.Context(t)
+	hw, err := NewHardwareRenderer(c, 8, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hw.Delete()
 	checked := map[string]bool{}
 	for _, r := range visibilityRenderers(t, c) {
-		for _, p := range rendererPrograms(r) {
+		for _, p := range append(rendererPrograms(r), hw.prog) {
 			for _, b := range p.StorageBlocks() {
 				want, ok := blockBinding[b.Name]
 				if !ok {
