@@ -132,7 +132,7 @@ func stageTable(run *renderRun) [][]string {
 		total := r.st.Total
 		line := append(append([]string{}, r.label...), fmtMs(total))
 		for _, c := range cols {
-			line = append(line, share(c.of(r.st), total))
+			line = append(line, percentOf(c.of(r.st), total))
 		}
 		cells = append(cells, append(line, fmtMs(max(r.st.Wall-total, 0)), fmtMs(r.readBack)))
 	}
@@ -140,7 +140,7 @@ func stageTable(run *renderRun) [][]string {
 }
 
 // share is d as a percentage of total.
-func share(d, total time.Duration) string {
+func percentOf(d, total time.Duration) string {
 	if total <= 0 {
 		return "-"
 	}
