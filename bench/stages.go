@@ -139,7 +139,7 @@ func stageTable(run *renderRun) [][]string {
 	return cells
 }
 
-// share is d as a percentage of total.
+// percentOf is d as a percentage of total.
 func percentOf(d, total time.Duration) string {
 	if total <= 0 {
 		return "-"
