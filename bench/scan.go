@@ -233,9 +233,9 @@ func runScan(args []string, w io.Writer) error {
 			if i == 0 {
 				label, ct = fmtCount(n), fmtDur(cp.GPU.Median)
 			}
-			fmt.Fprintf(w, "%10s %10s  %-26s %10s %8.3f %7.3f   %10s %8.3f %7.3f\n", label, ct, r.path,
-				fmtDur(r.scan.Median), gelems(n, r.scan), vsCopy(cp.GPU, r.scan),
-				fmtDur(r.segCopy.Median), gelems(n, r.segCopy), vsCopy(cp.GPU, r.segCopy))
+			fmt.Fprintf(w, "%10s %10s  %-26s %10s %8s %7s   %10s %8s %7s\n", label, ct, r.path,
+				fmtDur(r.scan.Median), sig3(gelems(n, r.scan)), sig3(vsCopy(cp.GPU, r.scan)),
+				fmtDur(r.segCopy.Median), sig3(gelems(n, r.segCopy)), sig3(vsCopy(cp.GPU, r.segCopy)))
 		}
 	}
 	return nil

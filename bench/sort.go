@@ -174,16 +174,17 @@ func printSort(c *gpu.Context, w io.Writer, sizes []int, warm, reps int) error {
 			if i == 0 {
 				label, ct, st = fmtCount(n), fmtDur(cp.GPU.Median), fmtDur(cpu.Median)
 			}
-			fmt.Fprintf(w, "%10s %10s %12s  %-10s %10s %9.4f %8s %7s  %v\n", label, ct, st, r.path,
-				fmtDur(r.gpu.Median), gelems(n, r.gpu), sig3(vsCopy(cp.GPU, r.gpu)), sig3(vsCopy(cpu, r.gpu)), r.plan)
+			fmt.Fprintf(w, "%10s %10s %12s  %-10s %10s %9s %8s %7s  %v\n", label, ct, st, r.path,
+				fmtDur(r.gpu.Median), sig3(gelems(n, r.gpu)), sig3(vsCopy(cp.GPU, r.gpu)), sig3(vsCopy(cpu, r.gpu)), r.plan)
 		}
 	}
 	return nil
 }
 
-// sig3 prints a ratio to three significant digits in plain decimals: at
-// small sizes the sort is thousands of times slower than slices.Sort on
-// llvmpipe, where a fixed 0.00 would say nothing.
+// sig3 prints a rate or ratio to three significant digits in plain
+// decimals: at small sizes the sort is thousands of times slower than
+// slices.Sort on llvmpipe, and a loaded machine sorts 2^10 keys at well
+// under 0.0001 Gkeys/s, where a fixed number of decimals prints 0.
 func sig3(v float64) string {
 	if !(v > 0) || math.IsInf(v, 0) {
 		return strconv.FormatFloat(v, 'f', 2, 64)
