@@ -212,9 +212,16 @@
 // steps. It is the load-balancing search of package scan
 // (scan.LoadBalancingSearch): one GLSL implementation,
 // shaders/include/lbs.glsl, serves both (Round Robin's and Random's
-// searches too), so loop.glsl includes it; a solution kernel built from a
-// file tree of its own (gpu.Context.ProgramFS) must hold it beside
-// include/common.glsl and balancer/loop.glsl.
+// searches too).
+//
+// In GLSL, shaders/balancer/loop.glsl holds the contract and the paper's
+// loop; under a strategy it includes balancer/strategies.glsl (what the
+// strategies share), which includes one file per strategy
+// (balancer/strategy_round_robin.glsl, strategy_random.glsl,
+// strategy_work_pool.glsl, strategy_left_right.glsl, strategy_search.glsl)
+// and include/lbs.glsl. Includes are spliced whichever way an #if goes, so
+// a solution kernel built from a file tree of its own
+// (gpu.Context.ProgramFS) must hold all of them beside include/common.glsl.
 //
 // On drivers whose loops stop silently (gpu.Caps.LoopLimit; llvmpipe: 65535
 // iterations per invocation), the lanes are raised and the chunk and quota
