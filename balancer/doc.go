@@ -15,7 +15,8 @@
 //
 // Run as the paper's Figure 1 (policy Never) the loop takes MAX(workload)
 // iterations, found by one reduction and then queued without a host round
-// trip. Run as Figure 2, each iteration starts with
+// trip, several to a dispatch (see "Batched iterations"). Run as Figure 2,
+// each iteration starts with
 //
 //	information gathering (GPU)  num_idle, avg, act_mask, sum_workload,
 //	                             assignment, MAX(new_workload_values):
@@ -119,6 +120,26 @@
 // policy. A Go type T whose size differs from the GLSL struct's (its std430
 // stride, padding included) panics at the first dispatch, naming the block
 // and both sizes (package gpu's layout check).
+//
+// # Batched iterations
+//
+// Where the policy decides nothing between iterations (Never's whole loop,
+// the rest of a CostEffective or Bounded loop once no redistribution could
+// pay, Bounded's iterations until a processor runs out of work), the loop
+// runs up to Config.Batch iterations in one dispatch of the solution
+// kernel's batched variant (built by the balancer with BALANCER_BATCH, as
+// for the strategies): each processor solves its next min(workload, batch)
+// tasks in order on the invocation that one iteration would give it, with
+// balancerIterationIndex the iteration of each task. A dispatch then costs
+// the tasks solved, not the processors visited times the iterations, which
+// on an unbalanced loop is most of Figure 1's time. The iterations, the
+// decisions, the balancing and what every task computes stay the same
+// (TestRunsUnchangedGPU holds them to runs recorded before batching); what
+// a kernel gives up is a barrier between one processor's iteration i and
+// another's i+1, which Config.Batch 1 restores. Stats.Dispatches counts the
+// dispatches, and Stats.Solve shares a batch's time among its iterations.
+// By default a lane solves at most 4096 tasks a dispatch, the headroom
+// Lanes keeps for llvmpipe's loop cut.
 //
 // A redistribution moves each active processor's problem record to the
 // head of its block and copies it over the block: a record of W words costs

@@ -15,6 +15,10 @@ type gpuMachine[T any] struct {
 	l     *Loop[T]
 	sol   Solution
 	strat *strategyRun // a strategy's run, nil for the paper's loop
+	// single runs one iteration a dispatch whatever Config.Batch says
+	// (Loop.Solve, which has no error to return should a batched variant
+	// fail to build).
+	single bool
 }
 
 // putInfo writes in to the info buffer, as the kernels read it and the
@@ -205,20 +209,39 @@ func (m *gpuMachine[T]) solve(iter, n int) {
 		return
 	}
 	lanes := l.lanes()
+	batch := 1
 	if m.strat != nil {
 		lanes = m.strat.lanes
+	} else if !m.single {
+		batch = l.batchSize(lanes)
+		if l.batch.variants == nil {
+			l.batch.variants = map[variantKey]*gpu.Program{}
+		}
 	}
 	l.c.Do(func() {
-		for k := 0; k < n; k++ {
-			l.tl.mark(PhaseSolve, iter+k)
+		for k := 0; k < n; {
+			b := min(batch, n-k)
+			l.tl.markN(PhaseSolve, iter+k, b)
 			l.c.BindStorage(BindingWorkload, l.Workload())
 			l.c.BindStorage(BindingParallelIndex, l.ParallelIndex())
 			l.c.BindStorage(BindingProblem, l.Problem())
-			it := &Iteration{Index: iter + k, Processors: l.p, Lanes: lanes, ctx: l.c, strat: m.strat}
+			it := &Iteration{Index: iter + k, Iterations: b, Processors: l.p, Lanes: lanes, ctx: l.c, strat: m.strat, batch: &l.batch}
 			solveOnce(m.sol, it)
 			l.c.Barrier(gpu.BarrierStorage) // the next iteration or gathering reads the arrays
+			k += b
 		}
 	})
+}
+
+// batchSize is the most iterations one dispatch of the paper's loop runs
+// (Config.Batch): by default as many as keep a lane's solves per dispatch
+// within maxPerLaneSoftware, the bound Lanes keeps to for one iteration.
+func (l *Loop[T]) batchSize(lanes int) int {
+	if l.cfg.Batch > 0 {
+		return l.cfg.Batch
+	}
+	perLane := (l.p + lanes - 1) / max(lanes, 1)
+	return max(1, maxPerLaneSoftware/max(perLane, 1))
 }
 
 func (m *gpuMachine[T]) spans() []span { return m.l.tl.end() }

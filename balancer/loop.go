@@ -46,6 +46,9 @@ type Loop[T any] struct {
 	state    *gpu.Buffer[uint32]
 	retire   *gpu.Program
 	variants map[variantKey]*gpu.Program
+
+	// The batched variants of solution kernels (Config.Batch).
+	batch batchRun
 }
 
 // arrays are the arrays a loop sizes for its processors: two sets of
@@ -322,10 +325,14 @@ func (l *Loop[T]) Run(sol Solution) (Stats, error) {
 		return st, err
 	}
 	m := &gpuMachine[T]{l: l, sol: sol}
+	l.batch.err = nil
 	drive(m, &l.cfg, st.CostIterations, &st)
 	finish(m, &l.cfg, &l.warn, &st)
 	st.paperCriticalPath()
 	st.Wall = time.Since(start)
+	if l.batch.err != nil {
+		return st, l.batch.err
+	}
 	if left := m.count(st.Iterations); left.MaxWorkload != 0 {
 		return st, l.notMoved(&st, left)
 	}
@@ -402,13 +409,13 @@ func (l *Loop[T]) Redistribute(in Info) {
 	(&gpuMachine[T]{l: l}).redistribute(0, in)
 }
 
-// Solve runs n iterations of the solution phase, queued.
+// Solve runs n iterations of the solution phase, queued, one a dispatch.
 func (l *Loop[T]) Solve(sol Solution, n int) {
 	if sol == nil {
 		panic("balancer: Loop.Solve: sol is nil")
 	}
 	defer l.enter("Solve")()
-	(&gpuMachine[T]{l: l, sol: sol}).solve(0, n)
+	(&gpuMachine[T]{l: l, sol: sol, single: true}).solve(0, n)
 }
 
 // Assignment returns steps 4 and 5 of the full gathering in, per processor:

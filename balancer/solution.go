@@ -19,12 +19,14 @@ const (
 // Solution is the solution phase of a loop, supplied by the loop's user as
 // a compute kernel built on shaders/balancer/loop.glsl.
 type Solution interface {
-	// Solve issues one iteration of the solution phase. It runs on the GL
-	// thread (inside gpu.Context.Do) with the processor arrays bound: it
-	// binds the kernel's own buffers (FirstFreeBinding on), sets its
-	// uniforms, and calls it.Dispatch exactly once. It must not wait for
-	// the GPU (no reads): the original loop queues all its iterations
-	// without a round trip.
+	// Solve issues one dispatch of the solution phase: iteration
+	// it.Index, or it.Iterations of them from it.Index where the loop
+	// batches them (Config.Batch). It runs on the GL thread (inside
+	// gpu.Context.Do) with the processor arrays bound: it binds the
+	// kernel's own buffers (FirstFreeBinding on), sets its uniforms, and
+	// calls it.Dispatch exactly once. It must not wait for the GPU (no
+	// reads): the original loop queues all its iterations without a round
+	// trip.
 	Solve(it *Iteration)
 }
 
@@ -38,12 +40,40 @@ func (f SolutionFunc) Solve(it *Iteration) { f(it) }
 // it.
 type Iteration struct {
 	Index      int // the loop's iteration, from 0
+	Iterations int // the iterations this dispatch runs, from Index: 1 unless batched
 	Processors int // P
 	Lanes      int // invocations that take processors, grid-stride
 
 	ctx        *gpu.Context
 	dispatched int
 	strat      *strategyRun // nil for the paper's loop
+	batch      *batchRun    // the batched variants, when Iterations > 1
+}
+
+// batchRun builds and keeps the batched variants (BALANCER_BATCH) of a
+// loop's solution kernels, and the first error building one.
+type batchRun struct {
+	variants map[variantKey]*gpu.Program
+	err      error
+}
+
+// variant returns the batched variant of p, nil after an error.
+func (b *batchRun) variant(p *gpu.Program) *gpu.Program {
+	if b.err != nil {
+		return nil
+	}
+	// Strategy Paper in the key: the paper's loop, batched.
+	key := variantKey{p, Paper}
+	if q := b.variants[key]; q != nil {
+		return q
+	}
+	q, err := p.Variant(map[string]string{"BALANCER_BATCH": "1"})
+	if err != nil {
+		b.err = fmt.Errorf("balancer: building %s to run several iterations a dispatch (Config.Batch 1 runs one): %w", p.Name(), err)
+		return nil
+	}
+	b.variants[key] = q
+	return q
 }
 
 // Context is the context the loop runs on.
@@ -52,7 +82,9 @@ func (it *Iteration) Context() *gpu.Context { return it.ctx }
 // Dispatch runs the solution kernel p (a program that includes
 // shaders/balancer/loop.glsl) over the processors: it sets the uniforms
 // balancerProcessors, balancerLanes and balancerIterationIndex and dispatches
-// ceil(Lanes / p's work group size) groups. Under a strategy it runs the
+// ceil(Lanes / p's work group size) groups. For Iterations > 1 it runs the
+// batched variant of p instead (built once, with the uniforms set on p
+// copied over). Under a strategy it runs the
 // strategy's variant of p instead (built once, with the uniforms set on p
 // copied over), with the strategy's state at BindingStrategy. The loop issues the storage
 // barrier that the next phase needs; a kernel whose other outputs are read
@@ -67,6 +99,19 @@ func (it *Iteration) Dispatch(p *gpu.Program) {
 	}
 	if it.strat != nil {
 		it.strat.dispatch(it, p)
+		return
+	}
+	if it.Iterations > 1 {
+		q := it.batch.variant(p)
+		if q == nil {
+			return // Run returns the error
+		}
+		p.CopyUniforms(q)
+		q.SetUint("balancerProcessors", uint32(it.Processors))
+		q.SetUint("balancerLanes", uint32(it.Lanes))
+		q.SetUint("balancerFirstIteration", uint32(it.Index))
+		q.SetUint("balancerBatch", uint32(it.Iterations))
+		q.DispatchInvocations(it.Lanes)
 		return
 	}
 	p.SetUint("balancerProcessors", uint32(it.Processors))
