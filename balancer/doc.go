@@ -23,9 +23,11 @@
 //	                             three reductions, read back as an Info
 //	decision (host)              savings = MAX(workload) - MAX(new) > cost?
 //	redistribution (GPU)         assignment -> exclusive scan (block
-//	                             pointers) -> send to block heads ->
-//	                             segmented copy -> segmented scan
-//	                             (parallelIndex)
+//	                             pointers) -> each new processor finds
+//	                             its block by a load-balancing search
+//	                             and takes its share (one kernel: the
+//	                             paper's send to block heads, segmented
+//	                             copy and segmented scan fused)
 //
 // For the paper's worked example, workload 100 19 0 0 0 0 0: num_idle 5,
 // avg 17, assignment 5 1 0 0 0 0 0, new workload values 20 19 0 0 0 0 0,
@@ -141,9 +143,9 @@
 // By default a lane solves at most 4096 tasks a dispatch, the headroom
 // Lanes keeps for llvmpipe's loop cut.
 //
-// A redistribution moves each active processor's problem record to the
-// head of its block and copies it over the block: a record of W words costs
-// W words per processor in the send and the segmented copy. A problem id
+// A redistribution copies each active processor's problem record over its
+// block: a record of W words costs W words read and written per processor.
+// A problem id
 // (T = uint32) into arrays of your own is the cheapest record, and lets
 // balancerSolve read whatever it needs by id.
 //

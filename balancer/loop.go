@@ -33,7 +33,7 @@ type Loop[T any] struct {
 	arrays[T]
 	info *gpu.Buffer[uint32]
 
-	gather1, gather2, gather3, assign, heads, finish0, finish1 *gpu.Program
+	gather1, gather2, gather3, assign, place *gpu.Program
 
 	tl   timeline
 	warn warnings
@@ -56,12 +56,8 @@ type Loop[T any] struct {
 // becomes the current one) and the redistribution's scratch.
 type arrays[T any] struct {
 	cur, next  procArrays[T]
-	assignment *gpu.Buffer[uint32]    // each processor's assignment
-	pointers   *gpu.Buffer[uint32]    // its exclusive scan, then the send indices
-	flags      *gpu.Buffer[uint32]    // block heads
-	chunk      *gpu.Buffer[uint32]    // new workload values, then their segmented scan
-	header     *gpu.Buffer[[3]uint32] // (workload, parallelIndex, c) per processor
-	sentHeader *gpu.Buffer[[3]uint32] // the headers sent to block heads, then copied over blocks
+	assignment *gpu.Buffer[uint32] // each processor's assignment
+	pointers   *gpu.Buffer[uint32] // its exclusive scan: where each block starts
 }
 
 // procArrays are the processor arrays of one set.
@@ -81,14 +77,12 @@ func newArrays[T any](c *gpu.Context, n int) (arrays[T], error) {
 		switch b := b.(type) {
 		case **gpu.Buffer[uint32]:
 			*b, err = gpu.NewBuffer[uint32](c, n)
-		case **gpu.Buffer[[3]uint32]:
-			*b, err = gpu.NewBuffer[[3]uint32](c, n)
 		case **gpu.Buffer[T]:
 			*b, err = gpu.NewBuffer[T](c, n)
 		}
 	}
 	for _, b := range []any{&a.cur.workload, &a.cur.parallelIndex, &a.cur.problem, &a.next.workload, &a.next.parallelIndex,
-		&a.next.problem, &a.assignment, &a.pointers, &a.flags, &a.chunk, &a.header, &a.sentHeader} {
+		&a.next.problem, &a.assignment, &a.pointers} {
 		alloc(b)
 	}
 	if err != nil {
@@ -116,11 +110,8 @@ func (a *arrays[T]) delete() {
 		p.parallelIndex.Delete()
 		p.problem.Delete()
 	}
-	for _, b := range []*gpu.Buffer[uint32]{a.assignment, a.pointers, a.flags, a.chunk} {
-		b.Delete()
-	}
-	a.header.Delete()
-	a.sentHeader.Delete()
+	a.assignment.Delete()
+	a.pointers.Delete()
 }
 
 // infoWords is INFO_WORDS of shaders/balancer/info.glsl; the indices below
@@ -178,9 +169,7 @@ func (l *Loop[T]) programs() error {
 		{&l.gather2, "balancer/gather.comp", map[string]string{"PASS": "2"}},
 		{&l.gather3, "balancer/gather.comp", map[string]string{"PASS": "3", "VARIANT": fv}},
 		{&l.assign, "balancer/assign.comp", map[string]string{"VARIANT": fv}},
-		{&l.heads, "balancer/heads.comp", map[string]string{"RECORD_WORDS": strconv.Itoa(l.words)}},
-		{&l.finish0, "balancer/finish.comp", map[string]string{"STEP": "0"}},
-		{&l.finish1, "balancer/finish.comp", map[string]string{"STEP": "1"}},
+		{&l.place, "balancer/place.comp", map[string]string{"RECORD_WORDS": strconv.Itoa(l.words)}},
 	} {
 		p, err := l.c.Program(k.file, k.defs)
 		if err != nil {
