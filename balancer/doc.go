@@ -140,8 +140,9 @@
 // a kernel gives up is a barrier between one processor's iteration i and
 // another's i+1, which Config.Batch 1 restores. Stats.Dispatches counts the
 // dispatches, and Stats.Solve shares a batch's time among its iterations.
-// By default a lane solves at most 4096 tasks a dispatch, the headroom
-// Lanes keeps for llvmpipe's loop cut.
+// By default a lane solves at most 256 tasks a dispatch, which leaves a
+// balancerSolve about 250 loop iterations of its own per task under
+// llvmpipe's loop cut.
 //
 // A redistribution copies each active processor's problem record over its
 // block: a record of W words costs W words read and written per processor.

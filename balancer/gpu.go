@@ -206,15 +206,24 @@ func (m *gpuMachine[T]) solve(iter, n int) {
 	})
 }
 
+// maxBatchSolves bounds a lane's solves in one batched dispatch by
+// default (Config.Batch 0). On a driver that cuts loops (llvmpipe: 65535
+// iterations per invocation in all, balancerSolve's own included) it leaves
+// a balancerSolve about 250 iterations of loops of its own per task, while
+// already cutting the dispatches of a loop of one lane per processor to
+// MAX(workload)/256: most of what batching saves.
+const maxBatchSolves = 256
+
 // batchSize is the most iterations one dispatch of the paper's loop runs
 // (Config.Batch): by default as many as keep a lane's solves per dispatch
-// within maxPerLaneSoftware, the bound Lanes keeps to for one iteration.
+// within maxBatchSolves, and 1 where a lane takes more processors than
+// that.
 func (l *Loop[T]) batchSize(lanes int) int {
 	if l.cfg.Batch > 0 {
 		return l.cfg.Batch
 	}
 	perLane := (l.p + lanes - 1) / max(lanes, 1)
-	return max(1, maxPerLaneSoftware/max(perLane, 1))
+	return max(1, maxBatchSolves/max(perLane, 1))
 }
 
 func (m *gpuMachine[T]) spans() []span { return m.l.tl.end() }

@@ -335,10 +335,15 @@ func (l *Loop[T]) notMoved(st *Stats, left Info) error {
 		l.cfg.name(), st.Iterations, left.Active(), left.SumWorkload, left.MaxWorkload)
 	if lim := l.c.Caps().LoopLimit; lim > 0 {
 		perLane := (l.p + st.Lanes - 1) / max(st.Lanes, 1)
+		solves, batch := perLane, ""
+		if b := l.batchSize(st.Lanes); b > 1 && st.Dispatches < st.Iterations {
+			solves *= b
+			batch = fmt.Sprintf(" and up to %d iterations a dispatch (Config.Batch; 1 runs one)", b)
+		}
 		return fmt.Errorf("%s. Most likely the driver cut the kernel's loops: %s ends an invocation's loops silently after %d iterations in all, "+
-			"and each of the %d lanes took up to %d processors an iteration, so a balancerSolve that loops more than about %d times a task runs into the cut. "+
-			"Raise Config.Lanes (up to one lane per processor, %d), or shorten balancerSolve's loop; a kernel that returns before balancerSolve does the same",
-			msg, l.c.Caps().Renderer, lim, st.Lanes, perLane, lim/max(perLane, 1), l.p)
+			"and each of the %d lanes took up to %d processors an iteration%s, so a balancerSolve that loops more than about %d times a task runs into the cut. "+
+			"Raise Config.Lanes (up to one lane per processor, %d), lower Config.Batch, or shorten balancerSolve's loop; a kernel that returns before balancerSolve does the same",
+			msg, l.c.Caps().Renderer, lim, st.Lanes, perLane, batch, lim/max(solves, 1), l.p)
 	}
 	return fmt.Errorf("%s (a kernel that returned before calling balancerSolve for each processor of its lane, or a driver that cut its loops short; more Config.Lanes give each invocation fewer processors)", msg)
 }

@@ -58,9 +58,10 @@ type Config struct {
 	// costs the tasks solved rather than the processors visited times the
 	// iterations. The iterations, the decisions and what is solved stay the
 	// same. 0 picks the most that keep a lane's solves per dispatch within
-	// 4096 (the headroom Lanes leaves for llvmpipe's loop cut); 1 runs one
-	// iteration a dispatch, for a kernel whose processors must all finish
-	// an iteration before any starts the next.
+	// 256, which leaves a balancerSolve about 250 loop iterations of its own
+	// per task under llvmpipe's loop cut (see Lanes); 1 runs one iteration
+	// a dispatch, for a kernel whose processors must all finish an
+	// iteration before any starts the next.
 	Batch int
 	// Logf receives warnings: a missing cost, and (once per loop, with the
 	// numbers) an iteration whose measured cost exceeded CostIterations.
