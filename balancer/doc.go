@@ -85,8 +85,9 @@
 // (grid-stride), calls balancerSolve and moves the processor on; the
 // kernel's own buffers start at binding 3 (FirstFreeBinding). On the Go
 // side the kernel is a Solution: Solve binds the kernel's buffers and
-// calls Iteration.Dispatch once per iteration. A renderer's scan-conversion
-// loop has triangles as problems and scanlines as tasks (parallelIndex
+// calls Iteration.Dispatch once: for one iteration, or for a batch of them
+// (Iteration.Iterations; see "Batched iterations"). A renderer's
+// scan-conversion loop has triangles as problems and scanlines as tasks (parallelIndex
 // starting at the triangle's first row); its z-buffer loop has spans as
 // problems and pixels as tasks.
 //
