@@ -130,8 +130,8 @@
 // the rest of a CostEffective or Bounded loop once no redistribution could
 // pay, Bounded's iterations until a processor runs out of work), the loop
 // runs up to Config.Batch iterations in one dispatch of the solution
-// kernel's batched variant (built by the balancer with BALANCER_BATCH, as
-// for the strategies): each processor solves its next min(workload, batch)
+// kernel (loop.glsl's uniform balancerBatch; 1 where the policy decides
+// every iteration): each processor solves its next min(workload, batch)
 // tasks in order on the invocation that one iteration would give it, with
 // balancerIterationIndex the iteration of each task. A dispatch then costs
 // the tasks solved, not the processors visited times the iterations, which

@@ -16,8 +16,7 @@ type gpuMachine[T any] struct {
 	sol   Solution
 	strat *strategyRun // a strategy's run, nil for the paper's loop
 	// single runs one iteration a dispatch whatever Config.Batch says
-	// (Loop.Solve, which has no error to return should a batched variant
-	// fail to build).
+	// (Loop.Solve).
 	single bool
 }
 
@@ -187,9 +186,6 @@ func (m *gpuMachine[T]) solve(iter, n int) {
 		lanes = m.strat.lanes
 	} else if !m.single {
 		batch = l.batchSize(lanes)
-		if l.batch.variants == nil {
-			l.batch.variants = map[variantKey]*gpu.Program{}
-		}
 	}
 	l.c.Do(func() {
 		for k := 0; k < n; {
@@ -198,7 +194,7 @@ func (m *gpuMachine[T]) solve(iter, n int) {
 			l.c.BindStorage(BindingWorkload, l.Workload())
 			l.c.BindStorage(BindingParallelIndex, l.ParallelIndex())
 			l.c.BindStorage(BindingProblem, l.Problem())
-			it := &Iteration{Index: iter + k, Iterations: b, Processors: l.p, Lanes: lanes, ctx: l.c, strat: m.strat, batch: &l.batch}
+			it := &Iteration{Index: iter + k, Iterations: b, Processors: l.p, Lanes: lanes, ctx: l.c, strat: m.strat}
 			solveOnce(m.sol, it)
 			l.c.Barrier(gpu.BarrierStorage) // the next iteration or gathering reads the arrays
 			k += b

@@ -46,9 +46,6 @@ type Loop[T any] struct {
 	state    *gpu.Buffer[uint32]
 	retire   *gpu.Program
 	variants map[variantKey]*gpu.Program
-
-	// The batched variants of solution kernels (Config.Batch).
-	batch batchRun
 }
 
 // arrays are the arrays a loop sizes for its processors: two sets of
@@ -314,14 +311,10 @@ func (l *Loop[T]) Run(sol Solution) (Stats, error) {
 		return st, err
 	}
 	m := &gpuMachine[T]{l: l, sol: sol}
-	l.batch.err = nil
 	drive(m, &l.cfg, st.CostIterations, &st)
 	finish(m, &l.cfg, &l.warn, &st)
 	st.paperCriticalPath()
 	st.Wall = time.Since(start)
-	if l.batch.err != nil {
-		return st, l.batch.err
-	}
 	if left := m.count(st.Iterations); left.MaxWorkload != 0 {
 		return st, l.notMoved(&st, left)
 	}

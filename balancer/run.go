@@ -51,9 +51,9 @@ type Config struct {
 	// loop runs in one dispatch where its policy decides nothing between
 	// them: Never's whole loop, the rest of a loop that can no longer
 	// balance (CostEffective, Bounded), Bounded's iterations until a
-	// processor runs out of work. Such a dispatch runs the batched variant
-	// of the solution kernel (BALANCER_BATCH), in which each processor
-	// solves its next tasks in order on its own invocation, with no barrier
+	// processor runs out of work. In such a dispatch each processor of the
+	// solution kernel (uniform balancerBatch of loop.glsl) solves its next
+	// tasks in order on its own invocation, with no barrier
 	// between the iterations of different processors, so that a dispatch
 	// costs the tasks solved rather than the processors visited times the
 	// iterations. The iterations, the decisions and what is solved stay the

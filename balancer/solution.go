@@ -47,33 +47,6 @@ type Iteration struct {
 	ctx        *gpu.Context
 	dispatched int
 	strat      *strategyRun // nil for the paper's loop
-	batch      *batchRun    // the batched variants, when Iterations > 1
-}
-
-// batchRun builds and keeps the batched variants (BALANCER_BATCH) of a
-// loop's solution kernels, and the first error building one.
-type batchRun struct {
-	variants map[variantKey]*gpu.Program
-	err      error
-}
-
-// variant returns the batched variant of p, nil after an error.
-func (b *batchRun) variant(p *gpu.Program) *gpu.Program {
-	if b.err != nil {
-		return nil
-	}
-	// Strategy Paper in the key: the paper's loop, batched.
-	key := variantKey{p, Paper}
-	if q := b.variants[key]; q != nil {
-		return q
-	}
-	q, err := p.Variant(map[string]string{"BALANCER_BATCH": "1"})
-	if err != nil {
-		b.err = fmt.Errorf("balancer: building %s to run several iterations a dispatch (Config.Batch 1 runs one): %w", p.Name(), err)
-		return nil
-	}
-	b.variants[key] = q
-	return q
 }
 
 // Context is the context the loop runs on.
@@ -81,10 +54,9 @@ func (it *Iteration) Context() *gpu.Context { return it.ctx }
 
 // Dispatch runs the solution kernel p (a program that includes
 // shaders/balancer/loop.glsl) over the processors: it sets the uniforms
-// balancerProcessors, balancerLanes and balancerIterationIndex and dispatches
-// ceil(Lanes / p's work group size) groups. For Iterations > 1 it runs the
-// batched variant of p instead (built once, with the uniforms set on p
-// copied over). Under a strategy it runs the
+// balancerProcessors, balancerLanes, balancerFirstIteration and
+// balancerBatch (Index and Iterations) and dispatches ceil(Lanes / p's work
+// group size) groups. Under a strategy it runs the
 // strategy's variant of p instead (built once, with the uniforms set on p
 // copied over), with the strategy's state at BindingStrategy. The loop issues the storage
 // barrier that the next phase needs; a kernel whose other outputs are read
@@ -101,22 +73,10 @@ func (it *Iteration) Dispatch(p *gpu.Program) {
 		it.strat.dispatch(it, p)
 		return
 	}
-	if it.Iterations > 1 {
-		q := it.batch.variant(p)
-		if q == nil {
-			return // Run returns the error
-		}
-		p.CopyUniforms(q)
-		q.SetUint("balancerProcessors", uint32(it.Processors))
-		q.SetUint("balancerLanes", uint32(it.Lanes))
-		q.SetUint("balancerFirstIteration", uint32(it.Index))
-		q.SetUint("balancerBatch", uint32(it.Iterations))
-		q.DispatchInvocations(it.Lanes)
-		return
-	}
 	p.SetUint("balancerProcessors", uint32(it.Processors))
 	p.SetUint("balancerLanes", uint32(it.Lanes))
-	p.SetUint("balancerIterationIndex", uint32(it.Index))
+	p.SetUint("balancerFirstIteration", uint32(it.Index))
+	p.SetUint("balancerBatch", uint32(max(it.Iterations, 1)))
 	p.DispatchInvocations(it.Lanes)
 }
 

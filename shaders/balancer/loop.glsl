@@ -12,9 +12,9 @@
 // the processor's initial parallelIndex and counting up. Its main() (below)
 // runs iterations of Figure 2's WHERE (workload > 0) for every processor
 // with work, taking every balancerLanes-th processor per invocation
-// (grid-stride): one a dispatch, or (BALANCER_BATCH, where the policy has
-// nothing to decide between them) several, a processor's tasks in order on
-// its invocation. Define BALANCER_CUSTOM_MAIN to write main() yourself
+// (grid-stride): one a dispatch, or several where the policy has nothing to
+// decide between them (balancer.Config.Batch), a processor's tasks in order
+// on its invocation. Define BALANCER_CUSTOM_MAIN to write main() yourself
 // around balancerIteration(); every invocation of a dispatch must call it.
 //
 // Under a strategy (balancer.Config.Strategy), the balancer builds the
@@ -51,33 +51,33 @@ layout(std430, binding = 2) readonly restrict buffer BalancerProblems { BALANCER
 
 uniform uint balancerProcessors; // P
 uniform uint balancerLanes;      // invocations that take processors, <= P
-#ifndef BALANCER_BATCH
-uniform uint balancerIterationIndex; // the loop's iteration, from 0
-#else
-// The batched variant (BALANCER_BATCH, built by the balancer) runs
-// iterations balancerFirstIteration .. + balancerBatch - 1 in one dispatch;
-// balancerIterationIndex is then the iteration of the task being solved.
+#ifndef BALANCER_STRATEGY
+#define BALANCER_STRATEGY 0
+#endif
+#if BALANCER_STRATEGY == 0
+// One dispatch runs iterations balancerFirstIteration to
+// balancerFirstIteration + balancerBatch - 1 (balancer.Config.Batch);
+// balancerIterationIndex is the iteration of the task being solved.
 uniform uint balancerFirstIteration;
 uniform uint balancerBatch; // >= 1
 uint balancerIterationIndex;
+#else
+uniform uint balancerIterationIndex; // the strategy's round, from 0
 #endif
 
 void balancerSolve(uint processor, BALANCER_PROBLEM problem, uint task);
 
-#ifndef BALANCER_STRATEGY
-#define BALANCER_STRATEGY 0
-#endif
-#if BALANCER_STRATEGY == 0 && defined(BALANCER_BATCH)
-// Up to balancerBatch iterations of the paper's loop at once, which the
-// balancer runs only where the policy decides nothing between them: each
-// processor solves its next min(workload, balancerBatch) tasks in order, on
-// the invocation that the one-iteration loop below gives it, as that loop
-// would over as many dispatches, but without a barrier between the
-// iterations of different processors. The balancer keeps a lane's solves
-// per dispatch (processors x balancerBatch) to a few thousand, for
-// llvmpipe's cut of an invocation's loops at 65535 iterations in all; a cut
-// loop leaves the tasks it did not solve in the workload, where the
-// balancer's final count finds them.
+#if BALANCER_STRATEGY == 0
+// balancerBatch iterations of the paper's loop: each processor with work
+// solves its next min(workload, balancerBatch) tasks in order on its lane
+// (grid-stride), as that many dispatches of one iteration would, but with
+// no barrier between the iterations of different processors; the balancer
+// batches only iterations its policy decides nothing between. Mesa's
+// llvmpipe silently ends an invocation's loops after 65535 iterations in
+// all, balancerSolve's included: balancer.Loop keeps a lane's processors,
+// and its solves a dispatch, to a few thousand there, and a cut loop
+// leaves the tasks it did not solve in the workload, where the balancer's
+// final count finds them.
 void balancerIteration() {
     uint lane = dpglGlobalIndex();
     if (lane >= balancerLanes) {
@@ -100,28 +100,6 @@ void balancerIteration() {
         balancerParallelIndex[p] = task + k;
     }
 }
-#elif BALANCER_STRATEGY == 0
-void balancerIteration() {
-    uint lane = dpglGlobalIndex();
-    if (lane >= balancerLanes) {
-        return;
-    }
-    // Mesa's llvmpipe silently ends an invocation's loops after 65535
-    // iterations in all, its own loops included: balancer.Loop keeps a
-    // lane's processors to a few thousand there.
-    for (uint p = lane; p < balancerProcessors; p += balancerLanes) {
-        uint w = balancerWorkload[p];
-        if (w == 0u) {
-            continue;
-        }
-        uint task = balancerParallelIndex[p];
-        balancerSolve(p, balancerProblem[p], task);
-        balancerWorkload[p] = w - 1u;
-        balancerParallelIndex[p] = task + 1u;
-    }
-}
-#elif defined(BALANCER_BATCH)
-#error "BALANCER_BATCH is the paper's loop's; a strategy runs its own dispatches"
 #else
 #include "balancer/strategies.glsl"
 #endif
