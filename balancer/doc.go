@@ -15,16 +15,19 @@
 //
 // Run as the paper's Figure 1 (policy Never) the loop takes MAX(workload)
 // iterations, found by one reduction and then queued without a host round
-// trip. Run as Figure 2, each iteration starts with
+// trip, several to a dispatch (see "Batched iterations"). Run as Figure 2,
+// each iteration starts with
 //
 //	information gathering (GPU)  num_idle, avg, act_mask, sum_workload,
 //	                             assignment, MAX(new_workload_values):
 //	                             three reductions, read back as an Info
 //	decision (host)              savings = MAX(workload) - MAX(new) > cost?
 //	redistribution (GPU)         assignment -> exclusive scan (block
-//	                             pointers) -> send to block heads ->
-//	                             segmented copy -> segmented scan
-//	                             (parallelIndex)
+//	                             pointers) -> each new processor finds
+//	                             its block by a load-balancing search
+//	                             and takes its share (one kernel: the
+//	                             paper's send to block heads, segmented
+//	                             copy and segmented scan fused)
 //
 // For the paper's worked example, workload 100 19 0 0 0 0 0: num_idle 5,
 // avg 17, assignment 5 1 0 0 0 0 0, new workload values 20 19 0 0 0 0 0,
@@ -82,8 +85,9 @@
 // (grid-stride), calls balancerSolve and moves the processor on; the
 // kernel's own buffers start at binding 3 (FirstFreeBinding). On the Go
 // side the kernel is a Solution: Solve binds the kernel's buffers and
-// calls Iteration.Dispatch once per iteration. A renderer's scan-conversion
-// loop has triangles as problems and scanlines as tasks (parallelIndex
+// calls Iteration.Dispatch once: for one iteration, or for a batch of them
+// (Iteration.Iterations; see "Batched iterations"). A renderer's
+// scan-conversion loop has triangles as problems and scanlines as tasks (parallelIndex
 // starting at the triangle's first row); its z-buffer loop has spans as
 // problems and pixels as tasks.
 //
@@ -120,9 +124,30 @@
 // stride, padding included) panics at the first dispatch, naming the block
 // and both sizes (package gpu's layout check).
 //
-// A redistribution moves each active processor's problem record to the
-// head of its block and copies it over the block: a record of W words costs
-// W words per processor in the send and the segmented copy. A problem id
+// # Batched iterations
+//
+// Where the policy decides nothing between iterations (Never's whole loop,
+// the rest of a CostEffective or Bounded loop once no redistribution could
+// pay, Bounded's iterations until a processor runs out of work), the loop
+// runs up to Config.Batch iterations in one dispatch of the solution
+// kernel (loop.glsl's uniform balancerBatch; 1 where the policy decides
+// every iteration): each processor solves its next min(workload, batch)
+// tasks in order on the invocation that one iteration would give it, with
+// balancerIterationIndex the iteration of each task. A dispatch then costs
+// the tasks solved, not the processors visited times the iterations, which
+// on an unbalanced loop is most of Figure 1's time. The iterations, the
+// decisions, the balancing and what every task computes stay the same
+// (TestRunsUnchangedGPU holds them to runs recorded before batching); what
+// a kernel gives up is a barrier between one processor's iteration i and
+// another's i+1, which Config.Batch 1 restores. Stats.Dispatches counts the
+// dispatches, and Stats.Solve shares a batch's time among its iterations.
+// By default a lane solves at most 256 tasks a dispatch, which leaves a
+// balancerSolve about 250 loop iterations of its own per task under
+// llvmpipe's loop cut.
+//
+// A redistribution copies each active processor's problem record over its
+// block: a record of W words costs W words read and written per processor.
+// A problem id
 // (T = uint32) into arrays of your own is the cheapest record, and lets
 // balancerSolve read whatever it needs by id.
 //
@@ -212,9 +237,16 @@
 // steps. It is the load-balancing search of package scan
 // (scan.LoadBalancingSearch): one GLSL implementation,
 // shaders/include/lbs.glsl, serves both (Round Robin's and Random's
-// searches too), so loop.glsl includes it; a solution kernel built from a
-// file tree of its own (gpu.Context.ProgramFS) must hold it beside
-// include/common.glsl and balancer/loop.glsl.
+// searches too).
+//
+// In GLSL, shaders/balancer/loop.glsl holds the contract and the paper's
+// loop; under a strategy it includes balancer/strategies.glsl (what the
+// strategies share), which includes one file per strategy
+// (balancer/strategy_round_robin.glsl, strategy_random.glsl,
+// strategy_work_pool.glsl, strategy_left_right.glsl, strategy_search.glsl)
+// and include/lbs.glsl. Includes are spliced whichever way an #if goes, so
+// a solution kernel built from a file tree of its own
+// (gpu.Context.ProgramFS) must hold all of them beside include/common.glsl.
 //
 // On drivers whose loops stop silently (gpu.Caps.LoopLimit; llvmpipe: 65535
 // iterations per invocation), the lanes are raised and the chunk and quota

@@ -15,6 +15,9 @@ type gpuMachine[T any] struct {
 	l     *Loop[T]
 	sol   Solution
 	strat *strategyRun // a strategy's run, nil for the paper's loop
+	// single runs one iteration a dispatch whatever Config.Batch says
+	// (Loop.Solve).
+	single bool
 }
 
 // putInfo writes in to the info buffer, as the kernels read it and the
@@ -133,13 +136,13 @@ func (l *Loop[T]) runAssign(in Info) {
 	c.Barrier(gpu.BarrierStorage) // the scan reads it
 }
 
-// redistribute is §2.3.1 with the scan primitives: block pointers by an
-// exclusive scan of the assignment, a send of each active processor's
-// header (workload, parallelIndex, new workload value) and problem to the
-// head of its block, a segmented copy of both over the blocks, and the
-// new parallelIndex from a segmented exclusive scan of the new workload
-// values. The result lands in the other set of processor arrays, which
-// becomes the current one.
+// redistribute is §2.3.1: block pointers by an exclusive scan of the
+// assignment, then one kernel (place.comp) in which each processor of the
+// other set of arrays finds its block by a load-balancing search over the
+// pointers and takes its share of the block's owner's tasks and its
+// problem record: what the paper's send to the block heads, segmented copy
+// and segmented scan of the new workload values compute, in one pass. The
+// other set becomes the current one.
 func (m *gpuMachine[T]) redistribute(iter int, in Info) {
 	l := m.l
 	c, s, n := l.c, l.s, l.p
@@ -151,49 +154,22 @@ func (m *gpuMachine[T]) redistribute(iter int, in Info) {
 	}
 	assignment := l.assignment.Slice(0, n)
 	pointers := l.pointers.Slice(0, n)
-	flags := l.flags.Slice(0, n)
-	chunk := l.chunk.Slice(0, n)
-	header := l.header.Slice(0, n)
-	sentHeader := l.sentHeader.Slice(0, n)
-	problem := l.next.problem.Slice(0, n)
 	c.Do(func() {
 		l.tl.mark(PhaseRedistribute, iter)
 		l.runAssign(in)
 	})
 	scan.ExclusiveScan(s, pointers, assignment, scan.Add, 0)
-	l.flags.FillRange(0, n, 0)
 	c.Do(func() {
 		c.BindStorage(0, l.Workload())
 		c.BindStorage(1, l.ParallelIndex())
 		c.BindStorage(2, assignment)
 		c.BindStorage(3, pointers)
-		c.BindStorage(4, flags)
-		c.BindStorage(5, header)
-		c.BindStorage(6, sentHeader)
-		c.BindStorage(7, problem)
-		l.heads.SetUint("n", uint32(n))
-		l.heads.DispatchInvocations(n)
-		c.Barrier(gpu.BarrierStorage) // the sends read pointers and header
-	})
-	scan.Send(s, sentHeader, header, pointers)
-	scan.Send(s, problem, l.Problem(), pointers)
-	scan.SegmentedCopy(s, sentHeader, sentHeader, flags)
-	scan.SegmentedCopy(s, problem, problem, flags)
-	c.Do(func() {
-		c.BindStorage(0, sentHeader)
-		c.BindStorage(1, chunk)
-		l.finish0.SetUint("n", uint32(n))
-		l.finish0.DispatchInvocations(n)
-		c.Barrier(gpu.BarrierStorage) // the segmented scan reads chunk
-	})
-	scan.SegmentedExclusiveScan(s, chunk, chunk, flags, scan.Add)
-	c.Do(func() {
-		c.BindStorage(0, sentHeader)
-		c.BindStorage(1, chunk)
-		c.BindStorage(2, l.next.workload.Slice(0, n))
-		c.BindStorage(3, l.next.parallelIndex.Slice(0, n))
-		l.finish1.SetUint("n", uint32(n))
-		l.finish1.DispatchInvocations(n)
+		c.BindStorage(4, l.Problem())
+		c.BindStorage(5, l.next.workload.Slice(0, n))
+		c.BindStorage(6, l.next.parallelIndex.Slice(0, n))
+		c.BindStorage(7, l.next.problem.Slice(0, n))
+		l.place.SetUint("n", uint32(n))
+		l.place.DispatchInvocations(n)
 		c.Barrier(gpu.BarrierStorage) // the solution phase reads the new arrays
 	})
 	l.cur, l.next = l.next, l.cur
@@ -205,20 +181,45 @@ func (m *gpuMachine[T]) solve(iter, n int) {
 		return
 	}
 	lanes := l.lanes()
+	batch := 1
 	if m.strat != nil {
 		lanes = m.strat.lanes
+	} else if !m.single {
+		batch = l.batchSize(lanes)
 	}
 	l.c.Do(func() {
-		for k := 0; k < n; k++ {
-			l.tl.mark(PhaseSolve, iter+k)
+		for k := 0; k < n; {
+			b := min(batch, n-k)
+			l.tl.markN(PhaseSolve, iter+k, b)
 			l.c.BindStorage(BindingWorkload, l.Workload())
 			l.c.BindStorage(BindingParallelIndex, l.ParallelIndex())
 			l.c.BindStorage(BindingProblem, l.Problem())
-			it := &Iteration{Index: iter + k, Processors: l.p, Lanes: lanes, ctx: l.c, strat: m.strat}
+			it := &Iteration{Index: iter + k, Iterations: b, Processors: l.p, Lanes: lanes, ctx: l.c, strat: m.strat}
 			solveOnce(m.sol, it)
 			l.c.Barrier(gpu.BarrierStorage) // the next iteration or gathering reads the arrays
+			k += b
 		}
 	})
+}
+
+// maxBatchSolves bounds a lane's solves in one batched dispatch by
+// default (Config.Batch 0). On a driver that cuts loops (llvmpipe: 65535
+// iterations per invocation in all, balancerSolve's own included) it leaves
+// a balancerSolve about 250 iterations of loops of its own per task, while
+// already cutting the dispatches of a loop of one lane per processor to
+// MAX(workload)/256: most of what batching saves.
+const maxBatchSolves = 256
+
+// batchSize is the most iterations one dispatch of the paper's loop runs
+// (Config.Batch): by default as many as keep a lane's solves per dispatch
+// within maxBatchSolves, and 1 where a lane takes more processors than
+// that.
+func (l *Loop[T]) batchSize(lanes int) int {
+	if l.cfg.Batch > 0 {
+		return l.cfg.Batch
+	}
+	perLane := (l.p + lanes - 1) / max(lanes, 1)
+	return max(1, maxBatchSolves/max(perLane, 1))
 }
 
 func (m *gpuMachine[T]) spans() []span { return m.l.tl.end() }

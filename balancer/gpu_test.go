@@ -20,7 +20,7 @@ var shared struct {
 	err  error
 }
 
-func scanner(t *testing.T) *scan.Scanner {
+func scanner(t testing.TB) *scan.Scanner {
 	t.Helper()
 	c := gputest.Context(t)
 	shared.once.Do(func() { shared.s, shared.err = scan.New(c) })

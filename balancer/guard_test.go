@@ -136,7 +136,7 @@ type hashSolution struct {
 	sink *gpu.Buffer[uint32]
 }
 
-func newSynthetic(t *testing.T, c *gpu.Context, p int) *hashSolution {
+func newSynthetic(t testing.TB, c *gpu.Context, p int) *hashSolution {
 	sink, err := gpu.NewBuffer[uint32](c, p)
 	if err != nil {
 		t.Fatal(err)

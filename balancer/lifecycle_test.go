@@ -104,9 +104,46 @@ func TestCutLoopIsExplainedGPU(t *testing.T) {
 	}
 	_, err = l.Run(SolutionFunc(func(it *Iteration) { c.BindStorage(FirstFreeBinding, sink); it.Dispatch(prog) }))
 	for _, want := range []string{"balancer: long: after 1 iterations", "still hold work", fmt.Sprintf("after %d iterations in all", lim), "each of the 64 lanes took up to 4 processors",
-		"Raise Config.Lanes (up to one lane per processor, 256), or shorten balancerSolve's loop"} {
+		"Raise Config.Lanes (up to one lane per processor, 256), lower Config.Batch, or shorten balancerSolve's loop"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Fatalf("Run of a kernel cut short: %v\nwant it to say %q", err, want)
 		}
+	}
+}
+
+// A solution kernel that loops 300 times a task runs one iteration a
+// dispatch within llvmpipe's loop cut but not 256 of them: the batched run
+// says so and names Config.Batch, and Batch 1 runs it to the end.
+func TestBatchCutShortGPU(t *testing.T) {
+	c := gputest.Context(t)
+	lim := c.Caps().LoopLimit
+	if lim == 0 || lim >= 256*300 {
+		t.Skipf("the driver (%s) does not cut loops of 256*300 iterations (loop limit %d)", c.Caps().Renderer, lim)
+	}
+	prog := c.MustProgram("balancer/synthetic.comp", map[string]string{"MODE": "1", "WORK": "300"})
+	sink, err := gpu.NewBuffer[uint32](c, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sink.Delete()
+	w := make([]uint32, 64)
+	for i := range w {
+		w[i] = 300
+	}
+	run := func(batch int) (Stats, error) {
+		l := newLoop[uint32](t, Config{Name: "long", Batch: batch})
+		if err := l.Load(w, nil, problems(len(w))); err != nil {
+			t.Fatal(err)
+		}
+		return l.Run(SolutionFunc(func(it *Iteration) { c.BindStorage(FirstFreeBinding, sink); it.Dispatch(prog) }))
+	}
+	_, err = run(0)
+	for _, want := range []string{"balancer: long: after 300 iterations", "still hold work", "up to 256 iterations a dispatch (Config.Batch; 1 runs one)"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("batched run of a kernel cut short: %v\nwant it to say %q", err, want)
+		}
+	}
+	if st, err := run(1); err != nil || st.Dispatches != 300 {
+		t.Fatalf("Batch 1: %d dispatches, %v", st.Dispatches, err)
 	}
 }

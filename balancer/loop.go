@@ -33,7 +33,7 @@ type Loop[T any] struct {
 	arrays[T]
 	info *gpu.Buffer[uint32]
 
-	gather1, gather2, gather3, assign, heads, finish0, finish1 *gpu.Program
+	gather1, gather2, gather3, assign, place *gpu.Program
 
 	tl   timeline
 	warn warnings
@@ -53,12 +53,8 @@ type Loop[T any] struct {
 // becomes the current one) and the redistribution's scratch.
 type arrays[T any] struct {
 	cur, next  procArrays[T]
-	assignment *gpu.Buffer[uint32]    // each processor's assignment
-	pointers   *gpu.Buffer[uint32]    // its exclusive scan, then the send indices
-	flags      *gpu.Buffer[uint32]    // block heads
-	chunk      *gpu.Buffer[uint32]    // new workload values, then their segmented scan
-	header     *gpu.Buffer[[3]uint32] // (workload, parallelIndex, c) per processor
-	sentHeader *gpu.Buffer[[3]uint32] // the headers sent to block heads, then copied over blocks
+	assignment *gpu.Buffer[uint32] // each processor's assignment
+	pointers   *gpu.Buffer[uint32] // its exclusive scan: where each block starts
 }
 
 // procArrays are the processor arrays of one set.
@@ -78,14 +74,12 @@ func newArrays[T any](c *gpu.Context, n int) (arrays[T], error) {
 		switch b := b.(type) {
 		case **gpu.Buffer[uint32]:
 			*b, err = gpu.NewBuffer[uint32](c, n)
-		case **gpu.Buffer[[3]uint32]:
-			*b, err = gpu.NewBuffer[[3]uint32](c, n)
 		case **gpu.Buffer[T]:
 			*b, err = gpu.NewBuffer[T](c, n)
 		}
 	}
 	for _, b := range []any{&a.cur.workload, &a.cur.parallelIndex, &a.cur.problem, &a.next.workload, &a.next.parallelIndex,
-		&a.next.problem, &a.assignment, &a.pointers, &a.flags, &a.chunk, &a.header, &a.sentHeader} {
+		&a.next.problem, &a.assignment, &a.pointers} {
 		alloc(b)
 	}
 	if err != nil {
@@ -113,11 +107,8 @@ func (a *arrays[T]) delete() {
 		p.parallelIndex.Delete()
 		p.problem.Delete()
 	}
-	for _, b := range []*gpu.Buffer[uint32]{a.assignment, a.pointers, a.flags, a.chunk} {
-		b.Delete()
-	}
-	a.header.Delete()
-	a.sentHeader.Delete()
+	a.assignment.Delete()
+	a.pointers.Delete()
 }
 
 // infoWords is INFO_WORDS of shaders/balancer/info.glsl; the indices below
@@ -175,9 +166,7 @@ func (l *Loop[T]) programs() error {
 		{&l.gather2, "balancer/gather.comp", map[string]string{"PASS": "2"}},
 		{&l.gather3, "balancer/gather.comp", map[string]string{"PASS": "3", "VARIANT": fv}},
 		{&l.assign, "balancer/assign.comp", map[string]string{"VARIANT": fv}},
-		{&l.heads, "balancer/heads.comp", map[string]string{"RECORD_WORDS": strconv.Itoa(l.words)}},
-		{&l.finish0, "balancer/finish.comp", map[string]string{"STEP": "0"}},
-		{&l.finish1, "balancer/finish.comp", map[string]string{"STEP": "1"}},
+		{&l.place, "balancer/place.comp", map[string]string{"RECORD_WORDS": strconv.Itoa(l.words)}},
 	} {
 		p, err := l.c.Program(k.file, k.defs)
 		if err != nil {
@@ -339,10 +328,15 @@ func (l *Loop[T]) notMoved(st *Stats, left Info) error {
 		l.cfg.name(), st.Iterations, left.Active(), left.SumWorkload, left.MaxWorkload)
 	if lim := l.c.Caps().LoopLimit; lim > 0 {
 		perLane := (l.p + st.Lanes - 1) / max(st.Lanes, 1)
+		solves, batch := perLane, ""
+		if b := l.batchSize(st.Lanes); b > 1 && st.Dispatches < st.Iterations {
+			solves *= b
+			batch = fmt.Sprintf(" and up to %d iterations a dispatch (Config.Batch; 1 runs one)", b)
+		}
 		return fmt.Errorf("%s. Most likely the driver cut the kernel's loops: %s ends an invocation's loops silently after %d iterations in all, "+
-			"and each of the %d lanes took up to %d processors an iteration, so a balancerSolve that loops more than about %d times a task runs into the cut. "+
-			"Raise Config.Lanes (up to one lane per processor, %d), or shorten balancerSolve's loop; a kernel that returns before balancerSolve does the same",
-			msg, l.c.Caps().Renderer, lim, st.Lanes, perLane, lim/max(perLane, 1), l.p)
+			"and each of the %d lanes took up to %d processors an iteration%s, so a balancerSolve that loops more than about %d times a task runs into the cut. "+
+			"Raise Config.Lanes (up to one lane per processor, %d), lower Config.Batch, or shorten balancerSolve's loop; a kernel that returns before balancerSolve does the same",
+			msg, l.c.Caps().Renderer, lim, st.Lanes, perLane, batch, lim/max(solves, 1), l.p)
 	}
 	return fmt.Errorf("%s (a kernel that returned before calling balancerSolve for each processor of its lane, or a driver that cut its loops short; more Config.Lanes give each invocation fewer processors)", msg)
 }
@@ -402,13 +396,13 @@ func (l *Loop[T]) Redistribute(in Info) {
 	(&gpuMachine[T]{l: l}).redistribute(0, in)
 }
 
-// Solve runs n iterations of the solution phase, queued.
+// Solve runs n iterations of the solution phase, queued, one a dispatch.
 func (l *Loop[T]) Solve(sol Solution, n int) {
 	if sol == nil {
 		panic("balancer: Loop.Solve: sol is nil")
 	}
 	defer l.enter("Solve")()
-	(&gpuMachine[T]{l: l, sol: sol}).solve(0, n)
+	(&gpuMachine[T]{l: l, sol: sol, single: true}).solve(0, n)
 }
 
 // Assignment returns steps 4 and 5 of the full gathering in, per processor:

@@ -47,6 +47,22 @@ type Config struct {
 	Chunk int
 	// Seed seeds Random's permutation of the tasks.
 	Seed uint32
+	// Batch is the most iterations of the solution phase that the paper's
+	// loop runs in one dispatch where its policy decides nothing between
+	// them: Never's whole loop, the rest of a loop that can no longer
+	// balance (CostEffective, Bounded), Bounded's iterations until a
+	// processor runs out of work. In such a dispatch each processor of the
+	// solution kernel (uniform balancerBatch of loop.glsl) solves its next
+	// tasks in order on its own invocation, with no barrier
+	// between the iterations of different processors, so that a dispatch
+	// costs the tasks solved rather than the processors visited times the
+	// iterations. The iterations, the decisions and what is solved stay the
+	// same. 0 picks the most that keep a lane's solves per dispatch within
+	// 256, which leaves a balancerSolve about 250 loop iterations of its own
+	// per task under llvmpipe's loop cut (see Lanes); 1 runs one iteration
+	// a dispatch, for a kernel whose processors must all finish an
+	// iteration before any starts the next.
+	Batch int
 	// Logf receives warnings: a missing cost, and (once per loop, with the
 	// numbers) an iteration whose measured cost exceeded CostIterations.
 	// nil means log.Printf.
@@ -74,6 +90,9 @@ func (cfg *Config) check(fn string) {
 	}
 	if cfg.Chunk < 0 {
 		panic(fmt.Sprintf("balancer: %s: Config.Chunk %d is negative", fn, cfg.Chunk))
+	}
+	if cfg.Batch < 0 {
+		panic(fmt.Sprintf("balancer: %s: Config.Batch %d is negative", fn, cfg.Batch))
 	}
 }
 
@@ -315,7 +334,7 @@ func (mm *modelMachine[T]) tick(p Phase, iter int) {
 	if mm.clock != nil {
 		d = mm.clock(p, mm.m.active())
 	}
-	mm.log = append(mm.log, span{p, iter, d})
+	mm.log = append(mm.log, span{p, iter, 1, d})
 }
 
 func (mm *modelMachine[T]) count(iter int) Info {

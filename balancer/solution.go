@@ -19,12 +19,14 @@ const (
 // Solution is the solution phase of a loop, supplied by the loop's user as
 // a compute kernel built on shaders/balancer/loop.glsl.
 type Solution interface {
-	// Solve issues one iteration of the solution phase. It runs on the GL
-	// thread (inside gpu.Context.Do) with the processor arrays bound: it
-	// binds the kernel's own buffers (FirstFreeBinding on), sets its
-	// uniforms, and calls it.Dispatch exactly once. It must not wait for
-	// the GPU (no reads): the original loop queues all its iterations
-	// without a round trip.
+	// Solve issues one dispatch of the solution phase: iteration
+	// it.Index, or it.Iterations of them from it.Index where the loop
+	// batches them (Config.Batch). It runs on the GL thread (inside
+	// gpu.Context.Do) with the processor arrays bound: it binds the
+	// kernel's own buffers (FirstFreeBinding on), sets its uniforms, and
+	// calls it.Dispatch exactly once. It must not wait for the GPU (no
+	// reads): the original loop queues all its iterations without a round
+	// trip.
 	Solve(it *Iteration)
 }
 
@@ -38,6 +40,7 @@ func (f SolutionFunc) Solve(it *Iteration) { f(it) }
 // it.
 type Iteration struct {
 	Index      int // the loop's iteration, from 0
+	Iterations int // the iterations this dispatch runs, from Index: 1 unless batched
 	Processors int // P
 	Lanes      int // invocations that take processors, grid-stride
 
@@ -51,8 +54,9 @@ func (it *Iteration) Context() *gpu.Context { return it.ctx }
 
 // Dispatch runs the solution kernel p (a program that includes
 // shaders/balancer/loop.glsl) over the processors: it sets the uniforms
-// balancerProcessors, balancerLanes and balancerIterationIndex and dispatches
-// ceil(Lanes / p's work group size) groups. Under a strategy it runs the
+// balancerProcessors, balancerLanes, balancerFirstIteration and
+// balancerBatch (Index and Iterations) and dispatches ceil(Lanes / p's work
+// group size) groups. Under a strategy it runs the
 // strategy's variant of p instead (built once, with the uniforms set on p
 // copied over), with the strategy's state at BindingStrategy. The loop issues the storage
 // barrier that the next phase needs; a kernel whose other outputs are read
@@ -71,7 +75,8 @@ func (it *Iteration) Dispatch(p *gpu.Program) {
 	}
 	p.SetUint("balancerProcessors", uint32(it.Processors))
 	p.SetUint("balancerLanes", uint32(it.Lanes))
-	p.SetUint("balancerIterationIndex", uint32(it.Index))
+	p.SetUint("balancerFirstIteration", uint32(it.Index))
+	p.SetUint("balancerBatch", uint32(max(it.Iterations, 1)))
 	p.DispatchInvocations(it.Lanes)
 }
 

@@ -122,8 +122,14 @@ type Stats struct {
 	Counts     int    // first-pass-only reductions (PhaseCount)
 	Savings    uint64 // iterations the redistributions saved, Σ savings
 
+	// The phases' times. Solve has one duration per iteration: a batched
+	// dispatch's (Config.Batch) shared equally among its iterations.
 	Count, Gather, Redistribute, Solve PhaseTimes
 	Schedule                           PhaseTimes // strategies only
+	// Dispatches is the number of dispatches of the solution kernel:
+	// Iterations for the paper's loop run one iteration a dispatch, fewer
+	// where it batches them (Config.Batch).
+	Dispatches int
 
 	// Tasks is S, the sum of the workloads at the start. CriticalPath is
 	// the run's length in tasks: the sum over its dispatches of the most
@@ -190,6 +196,7 @@ func (s *Stats) String() string {
 type span struct {
 	phase Phase
 	iter  int // the iteration the phase belongs to (a gathering belongs to the iteration it precedes)
+	n     int // the iterations it spans, from iter: 1 but for a batched solution phase
 	dur   time.Duration
 }
 
@@ -225,9 +232,18 @@ func (s *Stats) account(spans []span) {
 		case PhaseSchedule:
 			s.Schedule.add(sp.dur)
 		case PhaseSolve:
-			s.Solve.add(sp.dur)
-			if c := per[sp.iter]; c != nil && !c.solveCounted {
-				c.solve, c.solveCounted = sp.dur, true
+			s.Dispatches++
+			// A batched dispatch's iterations share its time equally.
+			n := max(sp.n, 1)
+			for k := range n {
+				d := sp.dur / time.Duration(n)
+				if k < int(sp.dur%time.Duration(n)) {
+					d++ // the remainder, so that the parts add up to the whole
+				}
+				s.Solve.add(d)
+				if c := per[sp.iter+k]; c != nil && !c.solveCounted {
+					c.solve, c.solveCounted = d, true
+				}
 			}
 		}
 	}

@@ -66,7 +66,7 @@ func ParseStrategy(s string) (Strategy, error) {
 
 // BindingStrategy is the storage-block binding that a strategy's variant of
 // a solution kernel uses for its own state (BALANCER_STRATEGY_BINDING in
-// shaders/balancer/loop.glsl): a kernel run under a strategy leaves it
+// shaders/balancer/strategies.glsl): a kernel run under a strategy leaves it
 // free.
 const BindingStrategy = 15
 
@@ -78,7 +78,7 @@ const BindingStrategy = 15
 // to stay inside.
 const softwareLoopBudget = 32768
 
-// header words of a strategy's state (BALANCER_H_* in shaders/balancer/loop.glsl).
+// header words of a strategy's state (BALANCER_H_* in shaders/balancer/strategies.glsl).
 const (
 	hdrPool, hdrSolved, hdrCritical, hdrRounds, hdrRoundMax, hdrLeft = 0, 1, 2, 3, 4, 7
 	headerWords                                                      = 16

@@ -43,7 +43,7 @@ var softwareCaps = true
 // than 1 or 2).
 const minAutoChunk = 16
 
-// handoffBlock is BALANCER_BLOCK of shaders/balancer/loop.glsl: the lanes
+// handoffBlock is BALANCER_BLOCK of shaders/balancer/strategy_left_right.glsl: the lanes
 // of one block of Left-Right Handoff.
 const handoffBlock = 64
 

@@ -16,7 +16,7 @@ import (
 )
 
 // handoffModel is Left-Right Handoff on the CPU, step for step as
-// shaders/balancer/loop.glsl runs it, between blocks of handoffBlock lanes:
+// shaders/balancer/strategy_left_right.glsl runs it, between blocks of handoffBlock lanes:
 // it returns the rounds in which a task was solved and the critical path
 // (the sum over rounds of the most tasks one lane solved), and checks on
 // the way that every task of the order is solved exactly once.
@@ -497,7 +497,7 @@ layout(local_size_x = 64) in;
 float balancerTasks;
 void balancerSolve(uint processor, uint problem, uint task) {}
 `)}}
-	for _, f := range []string{"include/common.glsl", "include/lbs.glsl", "balancer/loop.glsl"} {
+	for _, f := range loopFiles {
 		b, err := fs.ReadFile(shaders.FS, f)
 		if err != nil {
 			panic(err)

@@ -31,6 +31,7 @@ type timeline struct {
 type mark struct {
 	phase Phase
 	iter  int
+	n     int // iterations (a batched solution phase runs several)
 	st    *gpu.Stamp
 }
 
@@ -44,7 +45,10 @@ func (t *timeline) begin() {
 }
 
 // mark starts phase p of iteration iter. It runs on the GL thread.
-func (t *timeline) mark(p Phase, iter int) {
+func (t *timeline) mark(p Phase, iter int) { t.markN(p, iter, 1) }
+
+// markN starts phase p of iterations iter to iter+n-1.
+func (t *timeline) markN(p Phase, iter, n int) {
 	if !t.running {
 		return
 	}
@@ -60,7 +64,7 @@ func (t *timeline) mark(p Phase, iter int) {
 	s := t.free[len(t.free)-1]
 	t.free = t.free[:len(t.free)-1]
 	s.Record()
-	t.open = append(t.open, mark{p, iter, s})
+	t.open = append(t.open, mark{p, iter, n, s})
 }
 
 // readOldest reads the oldest open stamp, closing the phase before it.
@@ -73,7 +77,7 @@ func (t *timeline) readOldest() {
 		if ns > t.prevNs {
 			d = time.Duration(ns - t.prevNs)
 		}
-		t.log = append(t.log, span{t.prev.phase, t.prev.iter, d})
+		t.log = append(t.log, span{t.prev.phase, t.prev.iter, t.prev.n, d})
 	}
 	t.hasPrev, t.prev, t.prevNs = true, m, ns
 	t.free = append(t.free, m.st)
