@@ -45,6 +45,7 @@ type expFlags struct {
 	calPath       string
 	recalibrate   bool
 	margin        float64
+	lockstep      bool
 
 	*commonFlags
 	fs *flag.FlagSet
@@ -59,6 +60,7 @@ type expFlags struct {
 // it takes on a software renderer for flags not given.
 type expDefaults struct {
 	lanes, policies, out string
+	lockstep             bool // -lockstep's default
 	warmup, reps         int
 	// soft* apply on a software renderer (Caps().Software).
 	softRes, softSize, softWarmup, softReps int
@@ -83,6 +85,8 @@ func addExpFlags(fs *flag.FlagSet, cmd string, d expDefaults) *expFlags {
 	fs.StringVar(&f.calPath, "calibration", balancer.DefaultCalibrationPath(), "the calibration file holding each loop's overestimated cost, keyed by GL renderer")
 	fs.BoolVar(&f.recalibrate, "calibrate", false, "recalibrate the costs and save them, even if the file has them")
 	cliflag.Float(fs, &f.margin, "margin", balancer.DefaultMargin, "the constant, in iterations, a calibration adds to the largest measured cost", cliflag.NonNegative)
+	fs.BoolVar(&f.lockstep, "lockstep", d.lockstep, "run each iteration of the loops' solution phase as its own dispatch, a global step as on the paper's SIMD machine; "+
+		"false batches the iterations a policy decides nothing between (faster, Never most: the same iterations, balances and images, but LB's speedups over OR shrink)")
 	f.commonFlags = addCommonFlags(fs, d.warmup, d.reps)
 	fs.Lookup("warmup").Usage += fmt.Sprintf(" (software renderer: %d)", d.softWarmup)
 	fs.Lookup("reps").Usage += fmt.Sprintf(" (software renderer: %d)", d.softReps)
@@ -256,7 +260,7 @@ func openExperiment(c *gpu.Context, f *expFlags) (*experiment.Experiment, error)
 	if err != nil {
 		return nil, err
 	}
-	return experiment.New(c, pair, experiment.Options{Width: f.width, Height: f.height, Flat: f.flat, BuildTime: time.Since(start)})
+	return experiment.New(c, pair, experiment.Options{Width: f.width, Height: f.height, Flat: f.flat, BuildTime: time.Since(start), Lockstep: f.lockstep})
 }
 
 // calibration is where the costs come from and how they are calibrated.

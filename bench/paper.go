@@ -23,7 +23,7 @@ func init() {
 // software renderer the experiment shrinks to finish in well under a minute on
 // two cores.
 var paperDefaults = expDefaults{
-	lanes: "512,2048,8192,32768,all", policies: "Never,CostEffective,Bounded", out: "results", warmup: 1, reps: 5,
+	lanes: "512,2048,8192,32768,all", policies: "Never,CostEffective,Bounded", out: "results", warmup: 1, reps: 5, lockstep: true,
 	softRes: 64, softSize: 256, softWarmup: 0, softReps: 3, softLanes: "256,all",
 }
 
@@ -116,8 +116,8 @@ func paperExperiment(f *expFlags, args []string, start time.Time, second bool, w
 	}
 	pr.total = pr.done + p.Frames()
 	costs, notes := p.Costs()
-	fmt.Fprintf(w, "image %dx%d; views %s; lanes %s; %s; median of %d after %d warm-up\n",
-		e.Width, e.Height, strings.Join(viewNamesOf(f), " "), f.lanes, policiesLine(f.policyList), f.reps, f.warmup)
+	fmt.Fprintf(w, "image %dx%d; views %s; lanes %s; %s; median of %d after %d warm-up; %s\n",
+		e.Width, e.Height, strings.Join(viewNamesOf(f), " "), f.lanes, policiesLine(f.policyList), f.reps, f.warmup, stepsLine(f.lockstep))
 	fmt.Fprintf(w, "costs: scan conversion %.1f, z-buffer %.1f iterations (the paper's: %d and %d on the CM-5)\n",
 		costs[0].Cost, costs[1].Cost, experiment.PaperScanCost, experiment.PaperZCost)
 	for _, n := range notes {
@@ -149,4 +149,12 @@ func policiesLine(ps []balancer.Policy) string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// stepsLine says how the loops' iterations were dispatched (-lockstep).
+func stepsLine(lockstep bool) string {
+	if lockstep {
+		return "one dispatch an iteration, as the paper's SIMD machine steps (-lockstep)"
+	}
+	return "iterations batched where the policy decides nothing (-lockstep=false)"
 }

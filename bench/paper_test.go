@@ -106,7 +106,18 @@ func TestPaperReduced(t *testing.T) {
 	if _, err := balancer.LoadCalibration(cal); err != nil {
 		t.Fatal(err)
 	}
-	again := paperReport(t, args...)
+	checkSteps(t, r, true)
+	// The second run batches: the same iterations, balances and images.
+	again := paperReport(t, append(args, "-lockstep=false")...)
+	checkSteps(t, again, false)
+	for _, fr := range r.Runs() {
+		g := again.Frame(fr.Set, fr.View.Name, fr.Lanes, fr.Policy)
+		if g.Scan.Iterations != fr.Scan.Iterations || g.Z.Iterations != fr.Z.Iterations ||
+			g.Scan.Balances != fr.Scan.Balances || g.Z.Balances != fr.Z.Balances || !slices.Equal(again.Image(fr.Set, fr.View.Name), r.Image(fr.Set, fr.View.Name)) {
+			t.Fatalf("batched %s %s %v: iterations %d/%d balances %d/%d, lockstep %d/%d %d/%d (or the image differs)", setNames[fr.Set], fr.View.Name, fr.Policy,
+				g.Scan.Iterations, g.Z.Iterations, g.Scan.Balances, g.Z.Balances, fr.Scan.Iterations, fr.Z.Iterations, fr.Scan.Balances, fr.Z.Balances)
+		}
+	}
 	for i, lc := range again.Costs {
 		if lc.Source != "file" || lc.Cost != r.Costs[i].Cost {
 			t.Fatalf("second run's cost %d: %+v, want the first run's %v from the file", i, lc, r.Costs[i].Cost)
@@ -376,5 +387,29 @@ func TestPrintReport(t *testing.T) {
 	}
 	if !strings.HasSuffix(s, "balancer warnings:\n  a warning of the balancer\n") {
 		t.Fatalf("the output does not end with the warnings:\n%s", s)
+	}
+}
+
+// checkSteps: under -lockstep every iteration of every loop is its own
+// dispatch, as the paper's machine steps; without it the unbalanced set's
+// Never frames (no decisions at all) run several iterations a dispatch.
+func checkSteps(t *testing.T, r *experiment.Report, lockstep bool) {
+	t.Helper()
+	if r.Params.Lockstep != lockstep {
+		t.Fatalf("Params.Lockstep %v, want %v", r.Params.Lockstep, lockstep)
+	}
+	batched := false
+	for _, fr := range r.Runs() {
+		for _, l := range []experiment.LoopRun{fr.Scan, fr.Z} {
+			if lockstep && l.Dispatches != l.Iterations {
+				t.Fatalf("lockstep %s %s %v: %d dispatches for %d iterations", setNames[fr.Set], fr.View.Name, fr.Policy, l.Dispatches, l.Iterations)
+			}
+			if !lockstep && fr.Policy == balancer.Never && l.Dispatches < l.Iterations {
+				batched = true
+			}
+		}
+	}
+	if !lockstep && !batched {
+		t.Fatal("-lockstep=false batched no Never loop")
 	}
 }

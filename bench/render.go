@@ -144,8 +144,8 @@ func measureRender(e *experiment.Experiment, f *expFlags, w io.Writer) (*renderR
 	if e.Renderer.Visibility64() {
 		vis = "64-bit visibility"
 	}
-	fmt.Fprintf(w, "image %dx%d (%s); lanes %s; median of %d after %d warm-up; costs %.1f (scan conversion), %.1f (z-buffer) iterations\n",
-		e.Width, e.Height, vis, f.lanes, f.reps, f.warmup, cost.Scan, cost.Z)
+	fmt.Fprintf(w, "image %dx%d (%s); lanes %s; median of %d after %d warm-up; costs %.1f (scan conversion), %.1f (z-buffer) iterations; %s\n",
+		e.Width, e.Height, vis, f.lanes, f.reps, f.warmup, cost.Scan, cost.Z, stepsLine(f.lockstep))
 	for _, n := range notes {
 		fmt.Fprintf(w, "  %s\n", n)
 	}

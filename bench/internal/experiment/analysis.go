@@ -20,7 +20,8 @@ func (p *PaperRun) Report() *Report {
 	pair := e.Pair
 	r.Params = Params{Dataset: pair.Name, Source: f.Source, Resolution: f.Resolution, Iso: pair.Iso, Reduction: f.Reduction,
 		BalancedTriangles: pair.Balanced.Len(), UnbalancedTriangles: pair.Unbalanced.Len(), DatasetSeconds: e.Options.BuildTime.Seconds(),
-		Width: e.Width, Height: e.Height, Reps: f.Reps, Warmup: f.Warmup, Calibration: f.Calibration.Path, Visibility: Visibility32}
+		Width: e.Width, Height: e.Height, Reps: f.Reps, Warmup: f.Warmup, Calibration: f.Calibration.Path, Visibility: Visibility32,
+		Lockstep: e.Options.Lockstep}
 	if e.Renderer.Visibility64() {
 		r.Params.Visibility = "64-bit atomicMin"
 	}

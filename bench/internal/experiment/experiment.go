@@ -32,6 +32,15 @@ type Options struct {
 	Flat bool
 	// BuildTime is how long the dataset took to make (Describe says it).
 	BuildTime time.Duration
+	// Lockstep runs every iteration of the loops' solution phase as its
+	// own dispatch (balancer.Config.Batch 1), one global step as on the
+	// paper's SIMD machine, where an iteration costs the same however few
+	// processors are busy. Batched (false), iterations the policy decides
+	// nothing between run several to a dispatch, and a lane that is done
+	// no longer waits for the slowest processor outside its work group:
+	// Never gains most from that, so LB's speedups over OR shrink although
+	// the iterations, balances and images are the same.
+	Lockstep bool
 }
 
 // Experiment is a dataset on the GPU and a renderer for it: what the
@@ -146,8 +155,12 @@ type Costs struct {
 // frames.
 func (e *Experiment) Configure(p balancer.Policy, lanes int, cost Costs) error {
 	o := e.Renderer.Options()
-	o.ScanConversion = balancer.Config{Policy: p, Lanes: lanes, CostIterations: cost.Scan, Logf: e.warnings.logf}
-	o.ZBuffer = balancer.Config{Policy: p, Lanes: lanes, CostIterations: cost.Z, Logf: e.warnings.logf}
+	batch := 0 // the balancer's default: batched where the policy allows
+	if e.Options.Lockstep {
+		batch = 1
+	}
+	o.ScanConversion = balancer.Config{Policy: p, Lanes: lanes, CostIterations: cost.Scan, Batch: batch, Logf: e.warnings.logf}
+	o.ZBuffer = balancer.Config{Policy: p, Lanes: lanes, CostIterations: cost.Z, Batch: batch, Logf: e.warnings.logf}
 	return e.Renderer.SetOptions(o)
 }
 

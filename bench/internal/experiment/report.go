@@ -93,6 +93,7 @@ type Params struct {
 	Reps                int      `json:"reps"`
 	Warmup              int      `json:"warmup"`
 	Visibility          string   `json:"visibility"`
+	Lockstep            bool     `json:"lockstep"` // Options.Lockstep: one dispatch an iteration
 	Calibration         string   `json:"calibrationFile"`
 }
 
