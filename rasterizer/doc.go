@@ -45,6 +45,23 @@
 // lock-free stand-in, zbuffer.comp's VIS64_EMULATE). So the image is the
 // same under every policy and Lanes value, run after run.
 //
+// # The tiled path
+//
+// Options.Tiled draws the same image, bit for bit, without the loops: one
+// pass transforms, clips and sets up the triangles (setup.comp's
+// arithmetic) and counts each in the TileSize x TileSize screen tiles its
+// edges reach, a scan and a second pass make the tiles' lists (a counting
+// sort by tile), and one work group a tile rasterizes its list a chunk at a
+// time into 32-bit keys in shared memory (depth above, the triangle's rank
+// by primitive id below, one atomicMin), each pixel's owner keeping the
+// least (depth, id) over the chunks. Coverage is the same edge test and
+// depth the same integers as the loops', and a minimum does not depend on
+// the order it is taken in, so neither the lists' order nor the batches
+// change a pixel (TestTiledMatchesPaperRenderer); it needs no 64-bit
+// atomics and no id pass. It is the fastest configuration (bench render
+// prints it beside the GL pipeline) and the viewer's default; the loops
+// remain the paper's experiment.
+//
 // # Meshes larger than a storage block
 //
 // A mesh.GPU larger than one storage block is a chain of blocks, and the

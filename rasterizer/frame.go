@@ -32,10 +32,14 @@ func (r *Renderer) Render(m *mesh.GPU, cam view.Camera) (FrameStats, error) {
 	if err != nil {
 		return FrameStats{}, err
 	}
+	draw := f.draw
+	if r.opts.Tiled {
+		draw, f.st.Visibility = f.drawTiled, visibilityTiled
+	}
 	base := 0
 	for _, b := range m.Blocks() {
 		for first := 0; first < b.N; {
-			n, err := f.draw(b, first, base)
+			n, err := draw(b, first, base)
 			if err != nil {
 				return f.st, err
 			}
@@ -138,9 +142,9 @@ func (f *frame) timedGL(s Stage, fn func()) {
 // setTimes derives the frame's summary times from its stages.
 func (st *FrameStats) setTimes(wall time.Duration) {
 	t := &st.Stages
-	st.SetupTime = t[StageTransformClip] + t[StageSetup]
-	st.ScanTime = t[StageScanPrepare] + t[StageScanLoop]
-	st.ZBufferTime = t[StageZPrepare] + t[StageZLoop] + t[StageMerge] + t[StageIDPass] + t[StageExtract]
+	st.SetupTime = t[StageTransformClip] + t[StageSetup] + t[StageTileSetup]
+	st.ScanTime = t[StageScanPrepare] + t[StageScanLoop] + t[StageTileLists]
+	st.ZBufferTime = t[StageZPrepare] + t[StageZLoop] + t[StageMerge] + t[StageIDPass] + t[StageExtract] + t[StageTiles]
 	st.ResolveTime = t[StageResolve]
 	st.Total = t.Sum()
 	st.Wall = wall

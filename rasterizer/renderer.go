@@ -31,6 +31,9 @@ type Options struct {
 	// Visibility32 forces the 32-bit two-pass z-buffer even where the
 	// driver has 64-bit atomics (for tests and comparisons).
 	Visibility32 bool
+	// Tiled draws with the tiled rasterizer (tiled.go) in place of the two
+	// loops, which it leaves unused: the same image, bit for bit, faster.
+	Tiled bool
 }
 
 // DefaultOptions renders 512x512, the paper's image size, with the
@@ -124,6 +127,7 @@ type Renderer struct {
 	// triangle (zbuffer.comp VIS64_EMULATE); nil on the other paths.
 	winner *gpu.Buffer[uint32]
 	clock  *stageClock
+	tiled  *tiledStage // Options.Tiled's, made when first used
 
 	// maxSetup and maxSpans bound a batch's set-up triangles (64 bytes
 	// each) and spans (16 bytes): what one storage block holds.
@@ -289,6 +293,9 @@ func (r *Renderer) Delete() {
 	r.rgba.Delete()
 	r.winner.Delete()
 	r.clock.delete()
+	if r.tiled != nil {
+		r.tiled.delete()
+	}
 }
 
 // grow makes *b hold at least n elements (1 at least, so it can be bound),

@@ -52,10 +52,24 @@ const (
 	// StageResolve is the shading of every pixel (resolve.comp).
 	StageResolve
 
+	// The tiled path's stages (Options.Tiled, tiled.go), in place of the
+	// first eight.
+
+	// StageTileSetup is tilesetup.comp's one pass (transform, clip, set
+	// up, each triangle's record and its tiles counted) and its counter
+	// read back.
+	StageTileSetup
+	// StageTileLists is the tile counts' total and scan and tilebin.comp's
+	// tile lists.
+	StageTileLists
+	// StageTiles is tile.comp, the tiles' depth tests.
+	StageTiles
+
 	NumStages // the number of stages
 )
 
-var stageNames = [NumStages]string{"transform+clip", "setup", "scan prepare", "scan loop", "z prepare", "z loop", "merge", "id pass", "extract ids", "resolve"}
+var stageNames = [NumStages]string{"transform+clip", "setup", "scan prepare", "scan loop", "z prepare", "z loop", "merge", "id pass", "extract ids", "resolve",
+	"tile setup", "tile lists", "tiles"}
 
 func (s Stage) String() string {
 	if s >= 0 && s < NumStages {

@@ -1,0 +1,264 @@
+package rasterizer
+
+import (
+	"fmt"
+	"math"
+	"unsafe"
+
+	"github.com/dpgl/dpgl/gpu"
+	"github.com/dpgl/dpgl/rasterizer/mesh"
+	"github.com/dpgl/dpgl/rasterizer/raster"
+	"github.com/dpgl/dpgl/scan"
+)
+
+// TileSize is the side, in pixels, of the tiled rasterizer's screen tiles
+// (Options.Tiled): one work group of TileSize² invocations a tile, one a
+// pixel. Smaller tiles test fewer pixels against each triangle and bin each
+// triangle into more tiles; 8 is the fastest on llvmpipe for the paper's
+// datasets at 512x512 (bench render).
+const TileSize = 8
+
+// visibilityTiled is FrameStats.Visibility on the tiled path.
+const visibilityTiled = "tiled: each pixel's least (depth, id) over its tile's triangles, no atomics"
+
+// tilePrep mirrors struct Prep of shaders/rasterizer/tileprep.glsl (std430,
+// 96 bytes): a set-up triangle's edge functions, depth terms and pixel box,
+// worked out once in binning for every tile it touches.
+type tilePrep struct {
+	A      [4]int32 // A0, A1, A2, the depth's shift
+	B      [4]int32 // B0, B1, B2, bias bits
+	C01    [4]int32
+	C2Area [4]int32
+	Z      [4]int32
+	Box    [4]int32
+}
+
+// tiledStage is the tiled rasterizer that Options.Tiled puts in place of
+// the scan-conversion and z-buffer loops: one pass transforms, clips and
+// sets up the triangles into records (shaders/rasterizer/tilesetup.comp,
+// the arithmetic of setup.comp) and counts them by screen tile, a scan of
+// the counts and tilebin.comp make the tiles' lists (a counting sort), and
+// one work group a tile keeps each pixel's least (depth, primitive id) over
+// its list (tile.comp). It writes the visibility buffers of the
+// renderer's scheme, so resolve, Visibility and batches work unchanged,
+// and the image is the loops' bit for bit: coverage and depth are
+// raster's, and a minimum does not depend on the order it is taken in.
+type tiledStage struct {
+	c       *gpu.Context
+	setup   *gpu.Program        // tilesetup.comp: set up, records, tile counts
+	emit    *gpu.Program        // tilebin.comp: the tile lists
+	raster  *gpu.Program        // tile.comp
+	counter *gpu.Buffer[uint32] // tilesetup.comp's: records, then the skip statistics
+	// tileCount is per tile its triangles (the emit pass's cursor after
+	// the scan), tileStart its exclusive scan, list the records' indices
+	// grouped by tile, prep the records.
+	tileCount, tileStart, list *gpu.Buffer[uint32]
+	prep                       *gpu.Buffer[tilePrep]
+	maxList                    int // list entries one storage block holds
+	maxPrep                    int // records one storage block holds
+}
+
+func newTiledStage(c *gpu.Context, vis64 bool) (s *tiledStage, err error) {
+	s = &tiledStage{c: c, maxList: int(min(c.Caps().MaxSSBOSize/4, math.MaxInt32)),
+		maxPrep: int(min(c.Caps().MaxSSBOSize/int64(unsafe.Sizeof(tilePrep{})), math.MaxInt32))}
+	defer func() {
+		if err != nil {
+			s.delete()
+			s = nil
+		}
+	}()
+	tile := fmt.Sprint(TileSize)
+	if s.setup, err = c.Program("rasterizer/tilesetup.comp", map[string]string{"TILE": tile}); err != nil {
+		return nil, err
+	}
+	if s.emit, err = c.Program("rasterizer/tilebin.comp", map[string]string{"TILE": tile}); err != nil {
+		return nil, err
+	}
+	v := "0"
+	if vis64 {
+		v = "1"
+	}
+	if s.raster, err = c.Program("rasterizer/tile.comp", map[string]string{"VIS64": v, "TILE": tile}); err != nil {
+		return nil, err
+	}
+	if s.counter, err = gpu.NewBuffer[uint32](c, 5); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *tiledStage) delete() {
+	s.counter.Delete()
+	s.tileCount.Delete()
+	s.tileStart.Delete()
+	s.list.Delete()
+	s.prep.Delete()
+}
+
+// tiles returns the tile grid of a w x h image.
+func tiles(w, h int) (tx, ty int) {
+	return (w + TileSize - 1) / TileSize, (h + TileSize - 1) / TileSize
+}
+
+// setUp runs tilesetup.comp over the batch: its records in prep, their
+// tile counts in tileCount. It returns the records and the skip
+// statistics, running again with more room when the records outgrew prep;
+// records beyond maxPrep are not made (the batch is too large: the caller
+// shrinks it).
+func (s *tiledStage) setUp(b *setupBatch) (records int, stats raster.SetupStats, err error) {
+	tx, ty := tiles(b.width, b.height)
+	nt := tx * ty
+	if err := grow(s.c, &s.tileCount, nt, "tile counts"); err != nil {
+		return 0, stats, err
+	}
+	if err := grow(s.c, &s.tileStart, nt, "tile offsets"); err != nil {
+		return 0, stats, err
+	}
+	// Most triangles make one record or none; clipping makes more.
+	if err := grow(s.c, &s.prep, min(b.n+b.n/8+64, s.maxPrep), "tile records"); err != nil {
+		return 0, stats, err
+	}
+	for {
+		s.tileCount.FillRange(0, nt, 0)
+		s.counter.Fill(0)
+		capacity := s.prep.Len()
+		s.c.Do(func() {
+			gx, gy := raster.Guard(b.width, b.height)
+			p := s.setup
+			s.c.BindStorage(0, b.pos)
+			s.c.BindStorage(1, s.tileCount.Slice(0, nt))
+			s.c.BindStorage(3, s.counter)
+			s.c.BindStorage(4, s.prep)
+			p.SetMat4("mvp", *b.mvp)
+			p.SetUint("numTris", uint32(b.n))
+			p.SetUint("first", uint32(b.first))
+			p.SetUint("primBase", b.primBase)
+			p.SetIvec2("size", int32(b.width), int32(b.height))
+			p.SetVec2("guard", gx, gy)
+			p.SetInt("tilesX", int32(tx))
+			p.SetUint("capacity", uint32(capacity))
+			p.DispatchInvocations(b.n)
+			s.c.Barrier(gpu.BarrierStorage)
+		})
+		v := s.counter.Download()
+		records = int(v[0])
+		stats = raster.SetupStats{Input: b.n, Outside: int(v[1]), Clipped: int(v[2]), NonFinite: int(v[3]), ZeroArea: int(v[4]), Output: records}
+		if records <= capacity || records > s.maxPrep {
+			return records, stats, nil
+		}
+		if err := grow(s.c, &s.prep, records, "tile records"); err != nil {
+			return 0, stats, err
+		}
+	}
+}
+
+// bin turns the tile counts of n records into the tile lists and reports
+// their entries, or false when they would exceed a storage block (the
+// batch is then too large).
+func (s *tiledStage) bin(sc *scan.Scanner, n, w, h int) (int, bool, error) {
+	tx, ty := tiles(w, h)
+	nt := tx * ty
+	counts := s.tileCount.Slice(0, nt)
+	if n == 0 {
+		return 0, true, nil
+	}
+	entries := int(scan.Reduce(sc, counts, scan.Add))
+	if entries > s.maxList {
+		return entries, false, nil
+	}
+	scan.ExclusiveScan(sc, s.tileStart.Slice(0, nt), counts, scan.Add, 0)
+	if err := grow(s.c, &s.list, entries, "tile lists"); err != nil {
+		return 0, false, err
+	}
+	s.tileCount.FillRange(0, nt, 0)
+	s.c.Do(func() {
+		s.c.BindStorage(1, counts)
+		s.c.BindStorage(2, s.tileStart.Slice(0, nt))
+		s.c.BindStorage(3, s.list)
+		s.c.BindStorage(4, s.prep)
+		s.emit.SetUint("numTris", uint32(n))
+		s.emit.SetInt("tilesX", int32(tx))
+		s.emit.DispatchInvocations(n)
+		s.c.Barrier(gpu.BarrierStorage)
+	})
+	return entries, true, nil
+}
+
+// draw runs the tile kernel over the binned triangles' records into the
+// visibility buffers vis (the 32-bit scheme's depths, or the packed 64-bit
+// words) and prims, on the GL thread.
+func (s *tiledStage) draw(vis, prims *gpu.Buffer[uint32], w, h int) {
+	tx, ty := tiles(w, h)
+	nt := tx * ty
+	s.c.BindStorage(4, s.prep)
+	s.c.BindStorage(1, s.tileCount.Slice(0, nt))
+	s.c.BindStorage(2, s.tileStart.Slice(0, nt))
+	s.c.BindStorage(3, s.list)
+	s.c.BindStorage(5, vis)
+	s.c.BindStorage(6, prims)
+	s.raster.SetIvec2("size", int32(w), int32(h))
+	s.raster.Dispatch(tx, ty, 1)
+	s.c.Barrier(gpu.BarrierStorage)
+}
+
+// drawTiled is draw for Options.Tiled: one batch, triangles [first,
+// first+n) of block b, through the tiled setup, binning and the tile
+// kernel (StageTileSetup, StageTileLists, StageTiles), for the largest n
+// (up to f.batch) whose records and tile lists fit their storage blocks;
+// it returns n. The loops' statistics stay empty.
+func (f *frame) drawTiled(b *mesh.GPU, first, base int) (int, error) {
+	r := f.r
+	w, h := r.opts.Width, r.opts.Height
+	if r.tiled == nil {
+		var err error
+		if r.tiled, err = newTiledStage(r.c, r.vis64); err != nil {
+			return 0, err
+		}
+	}
+	mvp := f.mvp
+	n := b.N - first
+	if f.batch > 0 {
+		n = min(n, f.batch)
+	}
+	sb := &setupBatch{pos: b.Positions.Slice(0, 3*b.N), first: first, primBase: uint32(base + first), mvp: &mvp, width: w, height: h}
+	var records int
+	var stats raster.SetupStats
+	for {
+		sb.n = n
+		err := f.timed(StageTileSetup, func() (err error) {
+			records, stats, err = r.tiled.setUp(sb)
+			return err
+		})
+		if err != nil {
+			return 0, err
+		}
+		if records > r.tiled.maxPrep {
+			n = f.shrink(n, records, r.tiled.maxPrep)
+			continue
+		}
+		var entries int
+		ok := false
+		err = f.timed(StageTileLists, func() (err error) {
+			entries, ok, err = r.tiled.bin(r.sc, records, w, h)
+			return err
+		})
+		if err != nil {
+			return 0, err
+		}
+		if !ok {
+			n = f.shrink(n, entries, r.tiled.maxList)
+			continue
+		}
+		break
+	}
+	f.st.Setup = addSetupStats(f.st.Setup, stats)
+	f.st.Batches++
+	if records > 0 {
+		if !f.cleared {
+			f.timedGL(StageZPrepare, f.clear)
+		}
+		f.timedGL(StageTiles, func() { r.tiled.draw(r.depth, r.prims, w, h) })
+	}
+	r.clock.read(&f.st.Stages)
+	return n, nil
+}

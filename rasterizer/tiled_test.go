@@ -1,0 +1,256 @@
+package rasterizer
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/dpgl/dpgl/balancer"
+	"github.com/dpgl/dpgl/gpu/gputest"
+	"github.com/dpgl/dpgl/rasterizer/mesh"
+	"github.com/dpgl/dpgl/rasterizer/raster"
+	"github.com/dpgl/dpgl/rasterizer/view"
+)
+
+// tiledScenes are the soups the tiled path is checked on: random triangles
+// from sub-pixel to far larger than the view (clipped, zero-area, NaN), a
+// sphere, ties in depth (identical copies, the lower id must win) stacked
+// over the whole image, and triangles wholly off-screen beside ones crossing
+// the image's edges.
+func tiledScenes(t *testing.T) map[string][][3]float32 {
+	r := gputest.Rand(t)
+	ties := [][3]float32{}
+	for i := 0; i < 40; i++ {
+		z := float32(r.Float64()*2 - 1)
+		tri := [][3]float32{{-4 + r.Float32(), -4, z}, {4, -4 + r.Float32(), z}, {0, 4, z + r.Float32() - 0.5}}
+		ties = append(ties, tri...)
+		ties = append(ties, tri...)
+		ties = append(ties, tri...)
+	}
+	var tiny [][3]float32
+	for i := 0; i < 400; i++ {
+		c := [3]float32{(r.Float32() - 0.5) * 2, (r.Float32() - 0.5) * 2, (r.Float32() - 0.5) * 2}
+		s := float32(0.003)
+		tiny = append(tiny, c, [3]float32{c[0] + s, c[1], c[2]}, [3]float32{c[0], c[1] + s, c[2] + s})
+	}
+	offscreen := [][3]float32{
+		{20, 20, 0}, {21, 20, 0}, {20, 21, 0}, // right of the view
+		{-30, 0, 0}, {-29, 1, 0}, {-29, -1, 0}, // left of it
+		{-1.3, -1.3, 0.1}, {1.3, -1.2, 0}, {0, 0.2, 0.3}, // across the bottom edge
+		{1.1, 0.5, 0}, {2.5, 0.4, 0}, {2.5, 0.9, 0.2}, // across the right edge
+		{-1e5, -1e5, 0}, {1e5, -1e5, 0}, {0, 1e5, -0.5}, // the whole view, clipped
+	}
+	return map[string][][3]float32{
+		"random and sphere": append(randomSoup(r, 500), sphereSoup(12, 24)...),
+		"ties in depth":     ties,
+		"tiny":              tiny,
+		"off-screen":        offscreen,
+		"empty":             nil,
+	}
+}
+
+// tiledCameras are views of the test soups: the tests' own, and the
+// paper's four (fitted to the unit box), which turn the surfaces.
+func tiledCameras(w, h int) []view.Camera {
+	cams := []view.Camera{testViewCamera(w, h)}
+	for _, v := range view.Paper() {
+		cams = append(cams, v.Camera(mgl32.Vec3{}, 1.5, float32(w)/float32(h)))
+	}
+	return cams
+}
+
+// TestTiledMatchesPaperRenderer draws each scene at several sizes (1x1,
+// sizes that are and are not multiples of the tile, a tall one) and views
+// with the tiled path and with the paper's loops: the primitive ids equal
+// the CPU reference's, and the visibility words and the shaded pixels
+// equal the loops', bit for bit, on both visibility schemes (the 64-bit
+// one emulated where the driver lacks 64-bit atomics), unbatched and in
+// small batches, run after run.
+func TestTiledMatchesPaperRenderer(t *testing.T) {
+	c := gputest.Context(t)
+	s := newScanner(t, c)
+	scenes := tiledScenes(t)
+	sizes := [][2]int{{1, 1}, {7, 9}, {64, 64}, {96, 80}, {33, 130}}
+	for _, vis32 := range []bool{true, false} {
+		if !vis32 && !c.Caps().Atomic64 {
+			if !c.Caps().Int64 {
+				t.Logf("64-bit visibility: not tested, the driver has no 64-bit integers")
+				continue
+			}
+			emulateAtomic64 = true
+			defer func() { emulateAtomic64 = false }()
+		}
+		for _, size := range sizes {
+			w, h := size[0], size[1]
+			o := DefaultOptions()
+			o.Width, o.Height, o.Visibility32 = w, h, vis32
+			o.ScanConversion = quiet(balancer.Config{Policy: balancer.Never})
+			o.ZBuffer = quiet(balancer.Config{Policy: balancer.Never})
+			paper, err := New(s, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o.Tiled = true
+			tiled, err := New(s, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for name, soup := range scenes {
+				var m *mesh.GPU
+				if len(soup) == 0 {
+					if m, err = mesh.NewGPU(c, 0); err != nil {
+						t.Fatal(err)
+					}
+					t.Cleanup(m.Delete)
+				} else {
+					m = uploadSoup(t, c, soup)
+				}
+				for ci, cam := range tiledCameras(w, h) {
+					label := fmt.Sprintf("%s, %dx%d, camera %d, Visibility32 %v", name, w, h, ci, vis32)
+					mvp := cam.MVP()
+					tris, cst := raster.SetupMesh(&mvp, soup, w, h)
+					ref := raster.Rasterize(tris, w, h)
+					if _, err := paper.Render(m, cam); err != nil {
+						t.Fatalf("%s: paper: %v", label, err)
+					}
+					wantVis, wantPix := paper.Visibility(), paper.Pixels()
+					for _, batch := range []int{0, 37} {
+						tiled.batchTriangles = batch
+						for run := 0; run < 2; run++ {
+							st, err := tiled.Render(m, cam)
+							if err != nil {
+								t.Fatalf("%s: tiled: %v", label, err)
+							}
+							if st.Visibility != visibilityTiled {
+								t.Fatalf("%s: the frame ran %q, not the tiled path", label, st.Visibility)
+							}
+							if st.Setup != cst {
+								t.Fatalf("%s: setup stats %+v, CPU %+v", label, st.Setup, cst)
+							}
+							if len(soup) > 0 && batch > 0 && st.Batches != (len(soup)/3+batch-1)/batch {
+								t.Fatalf("%s: %d batches of %d triangles for %d triangles", label, st.Batches, batch, len(soup)/3)
+							}
+							for i, p := range tiled.Prims() {
+								if p != ref.Prim[i] {
+									t.Fatalf("%s, batch %d: pixel (%d,%d) has primitive %d, the CPU reference %d", label, batch, i%w, i/w, p, ref.Prim[i])
+								}
+							}
+							for i, v := range tiled.Visibility() {
+								if v != wantVis[i] {
+									t.Fatalf("%s, batch %d: pixel (%d,%d) has visibility %#x, the loops %#x", label, batch, i%w, i/w, v, wantVis[i])
+								}
+							}
+							for i, p := range tiled.Pixels() {
+								if p != wantPix[i] {
+									t.Fatalf("%s, batch %d: pixel (%d,%d) is %08x, the loops drew %08x", label, batch, i%w, i/w, p, wantPix[i])
+								}
+							}
+						}
+					}
+				}
+			}
+			paper.Delete()
+			tiled.Delete()
+		}
+	}
+}
+
+// TestTiledListLimit makes the tile lists' storage block small, so that a
+// frame must be cut into batches by its list entries, not its triangles:
+// the image stays the unbatched one.
+func TestTiledListLimit(t *testing.T) {
+	c := gputest.Context(t)
+	s := newScanner(t, c)
+	const w, h = 64, 48
+	soup := tiledScenes(t)["random and sphere"]
+	m := uploadSoup(t, c, soup)
+	cam := testViewCamera(w, h)
+	mvp := cam.MVP()
+	tris, _ := raster.SetupMesh(&mvp, soup, w, h)
+	ref := raster.Rasterize(tris, w, h)
+	o := DefaultOptions()
+	o.Width, o.Height, o.Tiled = w, h, true
+	rd, err := New(s, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Delete()
+	if _, err := rd.Render(m, cam); err != nil {
+		t.Fatal(err)
+	}
+	rd.tiled.maxList = 300
+	st, err := rd.Render(m, cam)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Batches < 3 {
+		t.Fatalf("%d batches with a list limit of 300 entries", st.Batches)
+	}
+	for i, p := range rd.Prims() {
+		if p != ref.Prim[i] {
+			t.Fatalf("pixel (%d,%d) has primitive %d, the CPU reference %d", i%w, i/w, p, ref.Prim[i])
+		}
+	}
+}
+
+// TestTiledRecordsOutgrowRoom draws triangles far larger than the view,
+// each clipped by the guard band into several set-up triangles, so that
+// the records outgrow the room the tiled setup first makes for them (a
+// little over one a triangle): it runs again with more, and the image is
+// the CPU reference's.
+func TestTiledRecordsOutgrowRoom(t *testing.T) {
+	c := gputest.Context(t)
+	s := newScanner(t, c)
+	const w, h = 40, 30
+	r := gputest.Rand(t)
+	var soup [][3]float32
+	const n = 200
+	for i := 0; i < n; i++ {
+		z := float32(r.Float64() - 0.5)
+		a := float32(r.Float64() * 6.28)
+		for k := 0; k < 3; k++ {
+			ang := a + float32(k)*2.09
+			soup = append(soup, [3]float32{1e5 * float32(math.Cos(float64(ang))), 1e5 * float32(math.Sin(float64(ang))), z + 0.1*float32(k)})
+		}
+	}
+	m := uploadSoup(t, c, soup)
+	cam := testViewCamera(w, h)
+	mvp := cam.MVP()
+	tris, cst := raster.SetupMesh(&mvp, soup, w, h)
+	ref := raster.Rasterize(tris, w, h)
+	if room := n + n/8 + 64; cst.Output <= room {
+		t.Fatalf("%d set-up triangles: not more than the first room of %d", cst.Output, room)
+	}
+	o := DefaultOptions()
+	o.Width, o.Height, o.Tiled = w, h, true
+	rd, err := New(s, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Delete()
+	st, err := rd.Render(m, cam)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Setup != cst {
+		t.Fatalf("setup stats %+v, CPU %+v", st.Setup, cst)
+	}
+	for i, p := range rd.Prims() {
+		if p != ref.Prim[i] {
+			t.Fatalf("pixel (%d,%d) has primitive %d, the CPU reference %d", i%w, i/w, p, ref.Prim[i])
+		}
+	}
+	// The frame ran the tiled stages and none of the loops'.
+	for s, d := range st.Stages {
+		loops := Stage(s) <= StageIDPass && Stage(s) != StageZPrepare
+		tiled := Stage(s) == StageTileSetup || Stage(s) == StageTileLists || Stage(s) == StageTiles
+		if loops && d != 0 || tiled && d <= 0 {
+			t.Errorf("stage %v took %v", Stage(s), d)
+		}
+	}
+	if st.SetupTime != st.Stages[StageTileSetup] || st.ScanTime != st.Stages[StageTileLists] || st.Total != st.Stages.Sum() {
+		t.Errorf("summary times %v, %v, %v from stages %v", st.SetupTime, st.ScanTime, st.Total, st.Stages)
+	}
+}

@@ -1,0 +1,178 @@
+#version 450
+#extension GL_ARB_gpu_shader_int64 : require
+// The tiled rasterizer's depth test (rasterizer/tiled.go): one work group a
+// TILE x TILE screen tile. The group takes its tile's triangles
+// (tilebin.comp's list) WG at a time: invocation k rasterizes the k-th
+// triangle of the chunk over its box within the tile into a per-tile
+// buffer of 32-bit keys in shared memory (below); then invocation k, as
+// the owner of the tile's k-th pixel, folds the chunk's winner there into
+// the least (depth, primitive id) it keeps in registers. So the nearest
+// surface wins, ties to the lowest id, whatever the order of the list,
+// with 32-bit atomics in shared memory only: no 64-bit ones and no second
+// id pass, and each pixel of the image has one writer. Coverage is raster's
+// fill rule, A*px + B*py + C + bias >= 0 for the three edges at the pixel
+// centre, which is exactly "x lies in the row's span" of
+// raster.Triangle.Span (and triSpan); depth is triDepth.
+// The buffers start with the frame's earlier batches (or the cleared
+// value), so batches merge as in zbuffer.comp.
+//   VIS64 0: depthBuf and primBuf, the 32-bit scheme's buffers;
+//   VIS64 1: the packed 64-bit buffer as words (id, depth) a pixel, and
+//            primBuf beside it.
+// lint: VIS64=1
+#ifndef VIS64
+#define VIS64 0
+#endif
+#ifndef TILE
+#define TILE 8
+#endif
+#define WG (TILE * TILE)
+
+layout(local_size_x = TILE, local_size_y = TILE) in;
+#include "rasterizer/raster.glsl"
+#include "rasterizer/tileprep.glsl"
+
+layout(std430, binding = 4) readonly restrict buffer Preps { Prep prep[]; };
+layout(std430, binding = 1) readonly restrict buffer TileCount { uint tileCount[]; };
+layout(std430, binding = 2) readonly restrict buffer TileStart { uint tileStart[]; };
+layout(std430, binding = 3) readonly restrict buffer List { uint list[]; };
+#if VIS64
+layout(std430, binding = 5) restrict buffer Vis { uint vis[]; }; // 2p: id, 2p+1: depth
+#else
+layout(std430, binding = 5) restrict buffer Depth { uint depthBuf[]; };
+#endif
+layout(std430, binding = 6) restrict buffer Prim { uint primBuf[]; };
+
+uniform ivec2 size; // image width, height
+
+// floorDivByEstimate is floorDiv(n, a) for a > 0: a double quotient, then
+// corrected in exact integers. n and a rounded to 53 bits and the double
+// division put the estimate within |n / a| * 2^-51 of the true quotient,
+// under one for any |n / a| < 2^50 (a depth quotient, barycentric
+// interpolation within a triangle's depth range, is below 2^25), so one
+// step either way corrects it. llvmpipe divides 64-bit integers one lane at
+// a time, doubles a vector at a time.
+double toDouble(int64_t v) {
+    ivec2 w = unpackInt2x32(v);
+    return double(w.y) * 4294967296.0 + double(uint(w.x));
+}
+
+int64_t floorDivByEstimate(int64_t n, int64_t a) {
+    int64_t q = int64_t(floor(toDouble(n) / toDouble(a)));
+    int64_t r = n - q * a;
+    if (neg64(r)) return q - int64_t(1);
+    if (!lt64(r, a)) return q + int64_t(1);
+    return q;
+}
+
+// A chunk of the tile's list: sId4[k / 4][k % 4] is the primitive id of
+// invocation k's set-up triangle (four to a vector, so that the rank loop
+// compares four at a time), and its rank the number of smaller ids in the
+// chunk; sByRank[r] is a triangle of rank r. sKey[p] is pixel p's least
+// depth << 8 | rank over the chunk: one 32-bit atomicMin keeps the nearest
+// surface and, among equal depths, the smallest rank, which is the lowest
+// primitive id. (The parts of a clipped triangle share an id, so a rank,
+// but never a pixel; either gives the id back.)
+shared uvec4 sId4[WG / 4];
+shared uint sByRank[WG];
+shared uint sKey[WG];
+
+void main() {
+    ivec2 tile = ivec2(gl_WorkGroupID.xy);
+    uint t = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+    uint lid = gl_LocalInvocationIndex;
+    ivec2 org = tile * TILE;
+    ivec2 p = org + ivec2(gl_LocalInvocationID.xy);
+    bool inside = p.x < size.x && p.y < size.y;
+    uint pix = uint(p.y * size.x + p.x);
+    uint cnt = tileCount[t];
+    if (cnt == 0u) return; // the group's common exit: no barrier follows
+    uint start = tileStart[t];
+    uint bestD = DEPTH_MAX, bestId = NO_PRIMITIVE;
+    if (inside) {
+#if VIS64
+        bestId = vis[2u * pix];
+        bestD = vis[2u * pix + 1u];
+#else
+        bestD = depthBuf[pix];
+        bestId = primBuf[pix];
+#endif
+    }
+    // The tile's first pixel centre, in subpixels.
+    int64_t px0 = int64_t(org.x) * int64_t(SUBPIXEL) + int64_t(SUBPIXEL / 2);
+    int64_t py0 = int64_t(org.y) * int64_t(SUBPIXEL) + int64_t(SUBPIXEL / 2);
+    for (uint c = 0u; c < cnt; c += uint(WG)) {
+        uint m = min(uint(WG), cnt - c);
+        uint idx = lid < m ? list[start + c + lid] : NO_PRIMITIVE;
+        Prep pr;
+        uint id = NO_PRIMITIVE;
+        if (lid < m) {
+            pr = prep[idx];
+            id = uint(pr.z.w);
+        }
+        sId4[lid >> 2][lid & 3u] = id;
+        sKey[lid] = 0xffffffffu;
+        barrier();
+        uint rank = 0u;
+        if (lid < m) {
+            // Entries past m are NO_PRIMITIVE, never below an id.
+            for (uint q = 0u; q < (m + 3u) >> 2; q++) {
+                uvec4 less = uvec4(lessThan(sId4[q], uvec4(id)));
+                rank += less.x + less.y + less.z + less.w;
+            }
+            sByRank[rank] = idx;
+            int x0 = max(pr.box.x, org.x), x1 = min(pr.box.y, min(org.x + TILE, size.x) - 1);
+            int y0 = max(pr.box.z, org.y), y1 = min(pr.box.w, min(org.y + TILE, size.y) - 1);
+            // E_e at the tile's first pixel centre; a pixel dx, dy from it
+            // adds 256 m_e, m_e = A_e*dx + B_e*dy, |m_e| < 2^26 in 32 bits.
+            // It is covered when k_e + bias_e + 256 m_e >= 0 for each
+            // edge, that is when m_e >= ceil(-(k_e + bias_e) / 256) =
+            // -floor((k_e + bias_e) / 256), a threshold clamped to
+            // +-2^30 (beyond any m_e) so that the test per pixel is in
+            // 32 bits.
+            int64_t k[3];
+            int thr[3];
+            for (int e = 0; e < 3; e++) {
+                k[e] = int64_t(pr.a[e]) * px0 + int64_t(pr.b[e]) * py0 + prepC(pr, e);
+                int64_t th = -((k[e] + int64_t(prepBias(pr, e))) >> 8);
+                thr[e] = int(min64(max64(th, int64_t(-(1 << 30))), int64_t(1 << 30)));
+            }
+            int s = pr.a.w;
+            int64_t area = packInt2x32(pr.c2a.zw);
+            int64_t z0 = int64_t(pr.z.x), dz1 = int64_t(pr.z.y), dz2 = int64_t(pr.z.z);
+            for (int y = y0; y <= y1; y++) {
+                int dy = y - org.y;
+                for (int x = x0; x <= x1; x++) {
+                    int dx = x - org.x;
+                    int m1 = pr.a.y * dx + pr.b.y * dy, m2 = pr.a.z * dx + pr.b.z * dy;
+                    if (pr.a.x * dx + pr.b.x * dy >= thr[0] && m1 >= thr[1] && m2 >= thr[2]) {
+                        // triDepth, from the edge functions at hand.
+                        int64_t w1 = (k[1] + int64_t(m1) * int64_t(SUBPIXEL)) >> s;
+                        int64_t w2 = (k[2] + int64_t(m2) * int64_t(SUBPIXEL)) >> s;
+                        int64_t d = z0 + floorDivByEstimate(w1 * dz1 + w2 * dz2, area);
+                        uint z = uint(min64(max64(d, int64_t(0)), int64_t(DEPTH_MAX)));
+                        atomicMin(sKey[dy * TILE + dx], (z << 8) | rank);
+                    }
+                }
+            }
+        }
+        barrier();
+        uint key = sKey[lid];
+        if (key != 0xffffffffu) {
+            uint z = key >> 8;
+            uint id = uint(prep[sByRank[key & 255u]].z.w);
+            if (z < bestD || (z == bestD && id < bestId)) {
+                bestD = z;
+                bestId = id;
+            }
+        }
+        barrier();
+    }
+    if (!inside) return;
+#if VIS64
+    vis[2u * pix] = bestId;
+    vis[2u * pix + 1u] = bestD;
+#else
+    depthBuf[pix] = bestD;
+#endif
+    primBuf[pix] = bestId;
+}

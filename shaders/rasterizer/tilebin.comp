@@ -1,0 +1,47 @@
+#version 450
+#extension GL_ARB_gpu_shader_int64 : require
+// The tiled rasterizer's tile lists (rasterizer/tiled.go): the second
+// half of a counting sort by tile. tilesetup.comp made each set-up
+// triangle's record and counted it in every TILE x TILE tile where its box
+// of covered pixel centres and each of its edges' half-planes meet; with
+// tileStart the exclusive scan of those counts and tileCount zeroed, this
+// pass writes list[tileStart[t] + atomicAdd(tileCount[t], 1)] = the record
+// for the same tiles. The order of a tile's list is the atomics' and may
+// change between runs: tile.comp keeps, per pixel, the least (depth,
+// primitive id) of the whole list, which no order can change.
+#ifndef TILE
+#define TILE 8
+#endif
+#ifndef WG_SIZE
+#define WG_SIZE 64
+#endif
+
+layout(local_size_x = WG_SIZE) in;
+#include "include/common.glsl"
+#include "rasterizer/raster.glsl"
+#include "rasterizer/tileprep.glsl"
+
+layout(std430, binding = 1) restrict buffer TileCount { uint tileCount[]; };
+layout(std430, binding = 2) readonly restrict buffer TileStart { uint tileStart[]; };
+layout(std430, binding = 3) writeonly restrict buffer List { uint list[]; };
+layout(std430, binding = 4) readonly restrict buffer Preps { Prep prep[]; };
+
+uniform uint numTris; // records
+uniform int tilesX;   // tiles per row: ceil(width / TILE)
+
+void main() {
+    uint i = dpglGlobalIndex();
+    if (i >= numTris) return;
+    Prep p = prep[i];
+    if (p.box.y < p.box.x || p.box.w < p.box.z) return;
+    // Two loops of at most tilesX and tilesY steps each (a driver may cut
+    // one loop's iterations; see gpu.Caps.LoopLimit).
+    for (int ty = p.box.z / TILE; ty <= p.box.w / TILE; ty++) {
+        for (int tx = p.box.x / TILE; tx <= p.box.y / TILE; tx++) {
+            if (prepReaches(p, tx, ty)) {
+                uint tile = uint(ty * tilesX + tx);
+                list[tileStart[tile] + atomicAdd(tileCount[tile], 1u)] = i;
+            }
+        }
+    }
+}

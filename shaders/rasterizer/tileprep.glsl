@@ -1,0 +1,74 @@
+// The tiled rasterizer's per-triangle record (needs TILE defined) (rasterizer/tiled.go,
+// tilebin.comp, tile.comp): what a tile needs of a set-up triangle, worked
+// out once in the binning pass instead of once per tile it touches. Go
+// mirror: rasterizer.tilePrep (96 bytes, std430).
+//
+// Edge e runs from vertex e+1 to vertex e+2 (raster's edges(), triSpan):
+// E_e(P) = A_e*Px + B_e*Py + C_e. A pixel centre is covered when
+// E_e + bias_e >= 0 for the three edges; the depth there is triDepth's,
+// z0 + floorDiv((E_1 >> s)*(z1 - z0) + (E_2 >> s)*(z2 - z0), area2 >> s).
+struct Prep {
+    ivec4 a;   // A0, A1, A2, s (the depth's shift, raster.depthAreaBits; >= 0)
+    ivec4 b;   // B0, B1, B2, bit e set when edge e's bias is -1
+    ivec4 c01; // C0 (low, high word), C1 (low, high)
+    ivec4 c2a; // C2 (low, high), area2 >> s (low, high)
+    ivec4 z;   // z0, z1 - z0, z2 - z0, primitive id
+    ivec4 box; // x0, x1, y0, y1: the covered pixel centres lie within it (empty when x1 < x0 or y1 < y0)
+};
+
+int64_t prepC(Prep p, int e) {
+    return packInt2x32(e == 0 ? p.c01.xy : (e == 1 ? p.c01.zw : p.c2a.xy));
+}
+
+int prepBias(Prep p, int e) { return -((p.b.w >> e) & 1); }
+
+// makePrep works out the record of set-up triangle t.
+Prep makePrep(Tri t, int width) {
+    Prep p;
+    ivec2 v[3] = ivec2[3](t.v01.xy, t.v01.zw, t.v2a.xy);
+    int biasBits = 0;
+    int64_t c[3];
+    for (int e = 0; e < 3; e++) {
+        Edge ed = makeEdge(v[(e + 1) % 3], v[(e + 2) % 3]);
+        // |A|, |B| <= 2^22 within the guard band: 32 bits hold them.
+        p.a[e] = int(ed.A);
+        p.b[e] = int(ed.B);
+        c[e] = ed.C;
+        if (unpackInt2x32(ed.bias).y < 0) biasBits |= 1 << e;
+    }
+    p.b.w = biasBits;
+    int64_t a = triArea2(t);
+    ivec2 aw = unpackInt2x32(a);
+    int len = aw.y != 0 ? 33 + findMSB(aw.y) : 1 + findMSB(uint(aw.x));
+    int s = max(len - 36, 0);
+    p.a.w = s;
+    p.c01 = ivec4(unpackInt2x32(c[0]), unpackInt2x32(c[1]));
+    p.c2a = ivec4(unpackInt2x32(c[2]), unpackInt2x32(a >> s));
+    p.z = ivec4(int(t.z.x), int(t.z.y) - int(t.z.x), int(t.z.z) - int(t.z.x), int(t.z.w));
+    int xmin = min(v[0].x, min(v[1].x, v[2].x));
+    int xmax = max(v[0].x, max(v[1].x, v[2].x));
+    int x0 = int(max64(ceilDiv(int64_t(xmin) - int64_t(SUBPIXEL / 2), int64_t(SUBPIXEL)), int64_t(0)));
+    int x1 = int(min64(floorDiv(int64_t(xmax) - int64_t(SUBPIXEL / 2), int64_t(SUBPIXEL)), int64_t(width - 1)));
+    p.box = ivec4(x0, x1, t.rows.x, t.rows.y);
+    return p;
+}
+
+// prepReaches says whether tile (tx, ty), TILE pixels a side, holds a pixel
+// centre within p's box that each of p's edges' half-planes holds too: each
+// edge function is largest at a corner of the box's part in the tile, the
+// one its A and B point to. (A conservative test: tile.comp decides the
+// pixels.) Long thin triangles across the screen reach far fewer tiles than
+// their boxes do.
+bool prepReaches(Prep p, int tx, int ty) {
+    int cx0 = max(tx * TILE, p.box.x), cx1 = min(tx * TILE + TILE - 1, p.box.y);
+    int cy0 = max(ty * TILE, p.box.z), cy1 = min(ty * TILE + TILE - 1, p.box.w);
+    bool reaches = true;
+    for (int e = 0; e < 3; e++) {
+        int cx = p.a[e] > 0 ? cx1 : cx0;
+        int cy = p.b[e] > 0 ? cy1 : cy0;
+        int64_t px = int64_t(cx) * int64_t(SUBPIXEL) + int64_t(SUBPIXEL / 2);
+        int64_t py = int64_t(cy) * int64_t(SUBPIXEL) + int64_t(SUBPIXEL / 2);
+        reaches = reaches && !neg64(int64_t(p.a[e]) * px + int64_t(p.b[e]) * py + prepC(p, e) + int64_t(prepBias(p, e)));
+    }
+    return reaches;
+}
