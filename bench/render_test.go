@@ -76,6 +76,10 @@ func TestRenderAndCalibrate(t *testing.T) {
 				t.Fatalf("%s set, %v: %+v", setNames[rv.Set], fr.Policy, fr)
 			}
 		}
+		// The tiled path, the fastest configuration, drew the loops' image.
+		if tf := rv.Tiled; !tf.Same || !tf.Captured || tf.Time.Reps != 1 || tf.Time.Median <= 0 || tf.Setup != rv.Frames[0][0].Setup {
+			t.Fatalf("%s set, tiled: %+v", setNames[rv.Set], tf)
+		}
 		if rv.HW.Agree < 0.99 || rv.HW.Time.Reps != 1 {
 			t.Fatalf("%s set: primitive ids agree with the GL pipeline on %.2f%% of covered pixels, want >= 99%%", setNames[rv.Set], 100*rv.HW.Agree)
 		}
