@@ -96,6 +96,10 @@ func keyFromChar(r rune) control.Key {
 		return control.KeyView4
 	case 'b', 'B':
 		return control.KeyPolicy
+	case 'g', 'G':
+		return control.KeyStrategy
+	case 't', 'T':
+		return control.KeyTiled
 	case 'u', 'U':
 		return control.KeySet
 	case '+', '=':

@@ -9,14 +9,18 @@
 //	xvfb-run -a go run ./viewer -frames 3 -view 'M(45,45)' -screenshot out.png
 //
 // Mouse: drag to orbit, scroll to zoom, right-drag to pan. Keys: 1-4 the
-// paper's views, B the balancer policy, L the lanes, U the polygon set,
-// + and - the isovalue, R the hardware-pipeline reference, S a screenshot,
-// O the overlay, H help, Esc or Q quit.
+// paper's views, T the tiled renderer (the fastest, and the default), B the
+// paper's loops and their balancer policy, G the loops by strategy, L the
+// lanes, U the polygon set, + and - the isovalue, R the hardware-pipeline
+// reference, S a screenshot, O the overlay, H help, Esc or Q quit. Every
+// renderer draws the same image; the overlay says which ran, and at how
+// many frames a second.
 //
 // The window shows the renderer's RGBA buffer, copied into a texture on the
-// GPU and blitted to the window; a frame is rendered only when something
-// changed, and between frames the viewer sleeps in glfw.WaitEvents. With
-// -frames or -screenshot it renders that many frames, saves the window's
+// GPU and blitted to the window; a frame is rendered only when something it
+// depends on changed, and between frames the viewer sleeps in
+// glfw.WaitEvents. With -frames or -screenshot it renders that many frames
+// (each anew), saves the window's
 // contents (PNG or JPEG, by the file's extension) and exits (the scripted
 // mode that tests and the README use).
 //

@@ -59,7 +59,9 @@ type options struct {
 	height     int
 	flat       bool
 	view       view.View
+	mode       control.Mode
 	policy     balancer.Policy
+	strategy   balancer.Strategy
 	lanes      int
 	unbalanced bool
 	hardware   bool
@@ -95,7 +97,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	size := fs.String("size", "512x512", "window size WxH in pixels")
 	fs.BoolVar(&o.flat, "flat", false, "flat shading: one normal per triangle, so that a cube's faces stay flat")
 	viewName := fs.String("view", "(45,45)", "starting view: (0,0), (45,45), M(0,0) or M(45,45)")
-	policy := fs.String("policy", balancer.CostEffective.String(), "balancer policy of both loops: Never, Always, CostEffective or Bounded")
+	policy := fs.String("policy", "", "draw with the paper's two loops under this balancer policy: Never, Always, CostEffective or Bounded (default: the tiled renderer, the fastest; B cycles the policies, starting at CostEffective)")
+	strategy := fs.String("strategy", "", "draw with the two loops sharing tasks by this strategy: RoundRobin, Random, WorkPool, LeftRightHandoff or Search (G cycles them)")
 	cliflag.Int(fs, &o.lanes, "lanes", 0, "solution-phase invocations of both loops (0: one per processor)", 0, math.MaxInt)
 	fs.BoolVar(&o.unbalanced, "unbalanced", false, "start with the unbalanced polygon set")
 	fs.BoolVar(&o.hardware, "hardware", false, "start with the hardware-pipeline reference (primitive ids as colours)")
@@ -169,8 +172,21 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	if o.view, err = view.ByName(*viewName); err != nil {
 		return bad(cliflag.Errorf("view", *viewName, "%v", err))
 	}
-	if o.policy, err = balancer.ParsePolicy(*policy); err != nil {
-		return bad(cliflag.Errorf("policy", *policy, "%v", err))
+	o.mode, o.policy, o.strategy = control.Tiled, balancer.CostEffective, balancer.Paper
+	if o.given["policy"] && o.given["strategy"] {
+		return bad(errors.New("-policy and -strategy each choose how the loops run: give one"))
+	}
+	if o.given["policy"] {
+		if o.policy, err = balancer.ParsePolicy(*policy); err != nil {
+			return bad(cliflag.Errorf("policy", *policy, "%v", err))
+		}
+		o.mode = control.PaperLoops
+	}
+	if o.given["strategy"] {
+		if o.strategy, err = balancer.ParseStrategy(*strategy); err != nil || o.strategy == balancer.Paper {
+			return bad(cliflag.Errorf("strategy", *strategy, "want one of RoundRobin, Random, WorkPool, LeftRightHandoff, Search (the paper's loop is -policy's)"))
+		}
+		o.mode = control.StrategyLoops
 	}
 	for _, in := range []struct{ name, path string }{{"volume", o.volume}, {"mesh", o.mesh}} {
 		if in.path != "" {
@@ -439,7 +455,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	cfg := app.Config{
 		Pair: src.pair,
 		View: o.view,
-		Settings: control.Settings{Policy: o.policy, Lanes: o.lanes, Set: set, Hardware: o.hardware,
+		Settings: control.Settings{Mode: o.mode, Policy: o.policy, Strategy: o.strategy, Lanes: o.lanes, Set: set, Hardware: o.hardware,
 			Overlay: o.overlay, Iso: src.pair.Iso},
 		IsoMin: src.isoMin, IsoMax: src.isoMax, IsoStep: src.isoSt,
 		Scene:    scene.Options{ScanCost: scanCost, ZBufferCost: zCost, Reduction: o.reduction, Flat: o.flat},

@@ -201,6 +201,15 @@ func TestScriptedScreenshotEqualsHeadless(t *testing.T) {
 		{"sphere", 16, 64, 80, "(0,0)", true, false, []string{"-policy", "Never"}},
 		{"gyroid", 16, 80, 60, "(45,45)", true, false, []string{"-policy", "Bounded", "-lanes", "64"}},
 		{"torus", 24, 72, 64, "(45,45)", false, true, nil},
+		// The default, the tiled renderer, and every strategy: the same
+		// picture as the headless renderer's paper loops.
+		{"torus", 24, 96, 72, "M(45,45)", false, false, nil},
+		{"gyroid", 16, 80, 60, "(45,45)", true, false, nil},
+		{"torus", 24, 96, 72, "M(45,45)", false, false, []string{"-strategy", "RoundRobin"}},
+		{"torus", 24, 96, 72, "M(45,45)", false, false, []string{"-strategy", "Random", "-lanes", "32"}},
+		{"gyroid", 16, 80, 60, "(45,45)", true, false, []string{"-strategy", "WorkPool"}},
+		{"gyroid", 16, 80, 60, "(45,45)", true, false, []string{"-strategy", "LeftRightHandoff"}},
+		{"sphere", 16, 64, 80, "(0,0)", true, false, []string{"-strategy", "Search", "-frames", "2"}},
 	} {
 		shot := filepath.Join(dir, fmt.Sprintf("shot%d.png", i))
 		args := append([]string{"-field", c.field, "-res", strconv.Itoa(c.res), "-size", fmt.Sprintf("%dx%d", c.w, c.h),
@@ -214,6 +223,15 @@ func TestScriptedScreenshotEqualsHeadless(t *testing.T) {
 		out := viewer(t, args...)
 		if !strings.Contains(out, fmt.Sprintf("saved %s (%dx%d)", shot, c.w, c.h)) {
 			t.Fatalf("viewer %q said:\n%s", args, out)
+		}
+		path := "tiled"
+		if len(c.extra) > 1 && c.extra[0] == "-strategy" {
+			path = "strategy " + c.extra[1]
+		} else if len(c.extra) > 1 {
+			path = "policy " + c.extra[1]
+		}
+		if !strings.Contains(out, path) {
+			t.Fatalf("viewer %q: the frames do not say they ran %q:\n%s", args, path, out)
 		}
 		v, _ := view.ByName(c.view)
 		got, want := readPNG(t, shot), headless(t, c.field, c.res, v, c.unbalanced, c.hardware, c.w, c.h)
@@ -293,7 +311,7 @@ func TestFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	if o.field != volume.Default().Name || o.res != dataset.DefaultResolution || o.width != 512 || o.height != 512 ||
-		o.view.Name != "(45,45)" || o.policy != balancer.CostEffective || o.lanes != 0 || !o.overlay || o.scripted() ||
+		o.view.Name != "(45,45)" || o.mode != control.Tiled || o.policy != balancer.CostEffective || o.lanes != 0 || !o.overlay || o.scripted() ||
 		o.reduction != dataset.DefaultReduction || o.isoSet {
 		t.Fatalf("defaults: %+v", o)
 	}
@@ -303,11 +321,15 @@ func TestFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	if o.frames != 1 || !o.scripted() || o.width != 640 || o.height != 480 || o.view.Name != "M(0,0)" ||
-		o.policy != balancer.Bounded || o.lanes != 64 || !o.isoSet || o.iso != 0.25 || !o.unbalanced || !o.hardware {
+		o.mode != control.PaperLoops || o.policy != balancer.Bounded || o.lanes != 64 || !o.isoSet || o.iso != 0.25 || !o.unbalanced || !o.hardware {
 		t.Fatalf("parsed %+v", o)
+	}
+	if o, err = parseFlags([]string{"-strategy", "workpool"}, &errb); err != nil || o.mode != control.StrategyLoops || o.strategy != balancer.WorkPool {
+		t.Fatalf("-strategy workpool: %+v, %v", o, err)
 	}
 	for _, bad := range [][]string{
 		{"-size", "0x10"}, {"-size", "10"}, {"-size", "100000x10"}, {"-view", "(1,2)"}, {"-policy", "Sometimes"},
+		{"-strategy", "Paper"}, {"-strategy", "Eager"}, {"-strategy", "Search", "-policy", "Never"},
 		{"-lanes", "-1"}, {"-res", "1"}, {"-field", "teapot"}, {"-volume", "a.nii", "-field", "torus"},
 		{"-frames", "-2"}, {"-reduction", "0"}, {"-cost", "-1"}, {"extra"}, {"-nosuch"},
 	} {
@@ -375,7 +397,8 @@ func TestCosts(t *testing.T) {
 func TestKeyMapping(t *testing.T) {
 	for r, k := range map[rune]control.Key{
 		'1': control.KeyView1, '2': control.KeyView2, '3': control.KeyView3, '4': control.KeyView4,
-		'b': control.KeyPolicy, 'B': control.KeyPolicy, 'u': control.KeySet, '+': control.KeyIsoUp, '=': control.KeyIsoUp,
+		'b': control.KeyPolicy, 'B': control.KeyPolicy, 'g': control.KeyStrategy, 'G': control.KeyStrategy,
+		't': control.KeyTiled, 'T': control.KeyTiled, 'u': control.KeySet, '+': control.KeyIsoUp, '=': control.KeyIsoUp,
 		'-': control.KeyIsoDown, 'l': control.KeyLanes, 'r': control.KeyHardware, 's': control.KeyScreenshot,
 		'h': control.KeyHelp, '?': control.KeyHelp, 'o': control.KeyOverlay, 'q': control.KeyQuit, 'Q': control.KeyQuit,
 		'x': control.KeyNone, '5': control.KeyNone, 'é': control.KeyNone,

@@ -76,8 +76,11 @@ type App struct {
 	st   *control.State
 	sc   *scene.Scene
 	last scene.Frame
-	err  error  // of the last frame, shown in the overlay
-	msg  string // the last message (a saved screenshot), shown in the overlay
+	// presentTime is how long the last present took: with the last
+	// frame's render, the time the viewer takes to show a new picture.
+	presentTime time.Duration
+	err         error  // of the last frame, shown in the overlay
+	msg         string // the last message (a saved screenshot), shown in the overlay
 
 	// Frames counts rendered frames and Presents shown ones (for tests:
 	// an idle viewer renders nothing).
@@ -100,7 +103,7 @@ func New(c *gpu.Context, d Display, cfg Config) (*App, error) {
 	a.st = control.NewState(cfg.Pair.Lo, cfg.Pair.Hi, cfg.View, cfg.Settings, w, h, cfg.IsoMin, cfg.IsoMax, cfg.IsoStep)
 	so := cfg.Scene
 	so.Width, so.Height = w, h
-	so.Policy, so.Lanes = cfg.Settings.Policy, cfg.Settings.Lanes
+	so.Path = PathOf(cfg.Settings)
 	so.Wake = d.Wake
 	var err error
 	if a.sc, err = scene.New(c, cfg.Pair, so); err != nil {
@@ -131,7 +134,7 @@ func (a *App) apply(ch control.Change) (bool, error) {
 		}
 	}
 	if ch&control.ChangeLoops != 0 {
-		if err := a.sc.SetLoops(s.Policy, s.Lanes); err != nil {
+		if err := a.sc.SetPath(PathOf(*s)); err != nil {
 			return false, err
 		}
 	}
@@ -145,6 +148,15 @@ func (a *App) apply(ch control.Change) (bool, error) {
 		return false, err
 	}
 	return ch.Render() || (changed && s.Set == control.Unbalanced), nil
+}
+
+// PathOf is the renderer's path that settings s select.
+func PathOf(s control.Settings) scene.Path {
+	p := scene.Path{Tiled: s.Mode == control.Tiled, Policy: s.Policy, Lanes: s.Lanes}
+	if s.Mode == control.StrategyLoops {
+		p.Strategy = s.Strategy
+	}
+	return p
 }
 
 // render renders a frame of the current state.
@@ -165,7 +177,26 @@ func (a *App) render() error {
 // window's contents.
 func (a *App) present(shot bool) (*image.RGBA, error) {
 	a.Presents++
-	return a.d.Present(a.sc.Framebuffer(), a.panels(), shot)
+	start := time.Now()
+	img, err := a.d.Present(a.sc.Framebuffer(), a.panels(), shot)
+	if !shot {
+		a.presentTime = time.Since(start)
+	}
+	return img, err
+}
+
+// FrameRate is the frames a second the viewer shows while every frame is
+// new (a drag): one over the last frame's render and the last present.
+// A reused frame (nothing changed) renders in no time: 0 then.
+func (a *App) FrameRate() float64 {
+	if a.last.Reused {
+		return 0
+	}
+	t := a.last.Stats.Wall + a.presentTime
+	if t <= 0 {
+		return 0
+	}
+	return float64(time.Second) / float64(t)
 }
 
 // sync reads the display's size into the state (the scripted mode has no
@@ -286,7 +317,8 @@ func WriteImage(path string, img image.Image) error {
 }
 
 // Script renders frames frames of the state as it is (input other than a
-// resize is not read), prints each frame's statistics to Out, and saves the
+// resize is not read), each rendered anew although nothing changed (they
+// measure the renderer), prints each frame's statistics to Out, and saves the
 // window's contents after the last one to shot (unless shot is "").
 func (a *App) Script(frames int, shot string) error {
 	if frames < 1 {
@@ -309,6 +341,7 @@ func (a *App) Script(frames int, shot string) error {
 				return err
 			}
 		}
+		a.sc.Forget() // each scripted frame is rendered: they measure the renderer
 		if err := a.render(); err != nil {
 			return err
 		}
@@ -363,8 +396,8 @@ func (a *App) panels() []Panel {
 func (a *App) title() string {
 	f := &a.last
 	s := &a.st.Settings
-	return fmt.Sprintf("dpgl viewer - %s - %d triangles (%s) - %s, lanes %s - %s",
-		ms(f.Stats.Wall), f.Triangles, setName(f), s.Policy, lanesName(s.Lanes), a.c.Caps().Renderer)
+	return fmt.Sprintf("dpgl viewer - %s, %.1f frames/s - %d triangles (%s) - %s - %s",
+		ms(f.Stats.Wall), a.FrameRate(), f.Triangles, setName(f), PathOf(*s), a.c.Caps().Renderer)
 }
 
 func setName(f *scene.Frame) string {
@@ -390,8 +423,12 @@ func frameLine(f *scene.Frame) string {
 	if st.ZBufferIDs.Iterations > 0 {
 		z += fmt.Sprintf(" + ids %d it %d bal", st.ZBufferIDs.Iterations, st.ZBufferIDs.Balances)
 	}
-	return fmt.Sprintf("%s wall, %s GPU, %d triangles (%s), scan conversion %d it %d bal, %s",
-		ms(st.Wall), ms(st.Total), f.Triangles, setName(f), st.ScanConversion.Iterations, st.ScanConversion.Balances, z)
+	if f.Path.Tiled {
+		return fmt.Sprintf("%s wall, %s GPU, %d triangles (%s), %s: setup %s, binning %s, tiles %s, shading %s", ms(st.Wall), ms(st.Total), f.Triangles, setName(f), f.Path,
+			ms(st.SetupTime), ms(st.ScanTime), ms(st.ZBufferTime), ms(st.ResolveTime))
+	}
+	return fmt.Sprintf("%s wall, %s GPU, %d triangles (%s), %s, scan conversion %d it %d bal, %s",
+		ms(st.Wall), ms(st.Total), f.Triangles, setName(f), f.Path, st.ScanConversion.Iterations, st.ScanConversion.Balances, z)
 }
 
 // StatsLines are the statistics panel's lines, short enough (at most 44
@@ -400,7 +437,6 @@ func frameLine(f *scene.Frame) string {
 func (a *App) StatsLines() []string {
 	f := &a.last
 	st := &f.Stats
-	s := &a.st.Settings
 	cam := &a.st.Camera
 	orbit := ""
 	if !cam.Oriented() {
@@ -415,19 +451,24 @@ func (a *App) StatsLines() []string {
 		fmt.Sprintf("%s iso %.4g", a.cfg.Pair.Name, f.Iso),
 		fmt.Sprintf("%d triangles, %s set", f.Triangles, setName(f)),
 		fmt.Sprintf("view %s x%.2f%s, %dx%d", cam.Base.Name, cam.Magnification, orbit, a.st.Width, a.st.Height),
-		fmt.Sprintf("frame %s, GPU %s", ms(st.Wall), ms(st.Total)),
-		fmt.Sprintf(" setup %.1f scan %.1f z %.1f shade %.1f ms",
+		fmt.Sprintf("frame %s, GPU %s, %.1f frames/s", ms(st.Wall), ms(st.Total), a.FrameRate()),
+	}
+	if f.Path.Tiled {
+		lines = append(lines, fmt.Sprintf(" setup %.1f bin %.1f tiles %.1f shade %.1f ms",
 			float64(st.SetupTime)/1e6, float64(st.ScanTime)/1e6, float64(st.ZBufferTime)/1e6, float64(st.ResolveTime)/1e6),
-		loop("scan conv", &st.ScanConversion),
-		loop("z-buffer", &st.ZBuffer),
+			"renderer "+f.Path.String())
+	} else {
+		lines = append(lines, fmt.Sprintf(" setup %.1f scan %.1f z %.1f shade %.1f ms",
+			float64(st.SetupTime)/1e6, float64(st.ScanTime)/1e6, float64(st.ZBufferTime)/1e6, float64(st.ResolveTime)/1e6),
+			loop("scan conv", &st.ScanConversion),
+			loop("z-buffer", &st.ZBuffer))
+		if st.ZBufferIDs.Iterations > 0 {
+			lines = append(lines, loop(" ids pass", &st.ZBufferIDs))
+		}
+		lines = append(lines, f.Path.String(),
+			fmt.Sprintf(" lanes run: %d scan, %d z", st.ScanConversion.Lanes, st.ZBuffer.Lanes),
+			"cost "+a.cfg.CostNote)
 	}
-	if st.ZBufferIDs.Iterations > 0 {
-		lines = append(lines, loop(" ids pass", &st.ZBufferIDs))
-	}
-	lines = append(lines,
-		fmt.Sprintf("policy %s, lanes %s", s.Policy, lanesName(s.Lanes)),
-		fmt.Sprintf(" lanes run: %d scan, %d z", st.ScanConversion.Lanes, st.ZBuffer.Lanes),
-		"cost "+a.cfg.CostNote)
 	if f.Hardware {
 		lines = append(lines, "R: hardware pipeline, ids as colours",
 			fmt.Sprintf(" GPU %s, %.2f%% agree", ms(f.HardwareTime), 100*f.Agree))

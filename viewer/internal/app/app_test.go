@@ -2,9 +2,12 @@ package app
 
 import (
 	"bytes"
+	"fmt"
 	"image"
+	"image/color"
 	"image/draw"
 	"image/png"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -98,7 +101,7 @@ func newApp(t *testing.T, w, h int, steps ...func(*fakeDisplay)) (*App, *fakeDis
 	out := &bytes.Buffer{}
 	a, err := New(c, f, Config{
 		Pair: p, View: view.Paper()[0],
-		Settings: control.Settings{Policy: balancer.CostEffective, Overlay: true, Iso: p.Iso},
+		Settings: control.Settings{Mode: control.PaperLoops, Policy: balancer.CostEffective, Overlay: true, Iso: p.Iso},
 		IsoMin:   -1, IsoMax: 1, IsoStep: 0.1,
 		Scene:    scene.Options{ScanCost: 8, ZBufferCost: 8, Logf: func(string, ...any) {}},
 		CostNote: "8 (test)", ShotDir: t.TempDir(), Out: out,
@@ -360,4 +363,107 @@ func TestWriteImage(t *testing.T) {
 	if ents, _ := os.ReadDir(dir); len(ents) != 3 {
 		t.Fatalf("%d files in the folder, want 3 (no temporary files left)", len(ents))
 	}
+}
+
+// TestEveryPathSameImage: the tiled renderer is the default; T, B (each
+// policy) and G (each strategy) select the renderer the overlay then
+// names, which runs (its loops' policy and strategy in the frame's stats),
+// and every one of them shows the same picture, bit for bit, on both
+// polygon sets.
+func TestEveryPathSameImage(t *testing.T) {
+	c := gputest.Context(t)
+	p := pair()
+	f := &fakeDisplay{w: 56, h: 48, wake: make(chan struct{}, 8)}
+	a, err := New(c, f, Config{
+		Pair: p, View: view.Paper()[3],
+		Settings: control.Settings{Policy: balancer.CostEffective, Overlay: true, Iso: p.Iso},
+		IsoMin:   -1, IsoMax: 1, IsoStep: 0.1,
+		Scene:    scene.Options{ScanCost: 8, ZBufferCost: 8, Logf: func(string, ...any) {}},
+		CostNote: "8 (test)", Out: io.Discard,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Delete()
+	f.st, f.app = a.State(), a
+	for _, set := range []control.PolygonSet{control.Balanced, control.Unbalanced} {
+		a.State().Settings.Set = set
+		a.State().Key(control.KeyTiled)
+		type step struct {
+			key      control.Key
+			mode     control.Mode
+			policy   balancer.Policy
+			strategy balancer.Strategy
+		}
+		steps := []step{{key: control.KeyNone, mode: control.Tiled}}
+		pol := a.State().Settings.Policy
+		for i := range balancer.Policies {
+			if i > 0 {
+				pol = balancer.Policies[(indexOf(balancer.Policies, pol)+1)%len(balancer.Policies)]
+			}
+			steps = append(steps, step{control.KeyPolicy, control.PaperLoops, pol, balancer.Paper})
+		}
+		strat := a.State().Settings.Strategy
+		if strat == balancer.Paper {
+			strat = control.LoopStrategies[0]
+		}
+		for i := range control.LoopStrategies {
+			if i > 0 {
+				strat = control.LoopStrategies[(indexOf(control.LoopStrategies, strat)+1)%len(control.LoopStrategies)]
+			}
+			steps = append(steps, step{control.KeyStrategy, control.StrategyLoops, balancer.Never, strat})
+		}
+		steps = append(steps, step{key: control.KeyTiled, mode: control.Tiled})
+		var want *image.RGBA
+		for i, s := range steps {
+			a.State().Key(s.key)
+			if err := a.Script(1, ""); err != nil {
+				t.Fatal(err)
+			}
+			st := a.State().Settings
+			fr := a.Last()
+			name := fmt.Sprintf("%v set, step %d (%v)", set, i, fr.Path)
+			if st.Mode != s.mode {
+				t.Fatalf("%s: mode %v, want %v", name, st.Mode, s.mode)
+			}
+			sc, z := fr.Stats.ScanConversion, fr.Stats.ZBuffer
+			switch s.mode {
+			case control.Tiled:
+				if !fr.Path.Tiled || sc.Iterations != 0 || z.Iterations != 0 {
+					t.Fatalf("%s: not the tiled path (%d, %d loop iterations)", name, sc.Iterations, z.Iterations)
+				}
+			default:
+				if sc.Policy != s.policy || z.Policy != s.policy || sc.Strategy != s.strategy || z.Strategy != s.strategy || sc.Iterations == 0 {
+					t.Fatalf("%s: the loops ran %v/%v and %v/%v, want %v/%v", name, sc.Policy, sc.Strategy, z.Policy, z.Strategy, s.policy, s.strategy)
+				}
+			}
+			text := strings.Join(a.StatsLines(), "\n")
+			if !strings.Contains(text, fr.Path.String()) || !strings.Contains(text, "frames/s") {
+				t.Fatalf("%s: the overlay does not name the path and the frame rate:\n%s", name, text)
+			}
+			img := textureImage(a.Scene().Texture())
+			if want == nil {
+				want = img
+				if covered := countNot(img, img.RGBAAt(0, 0)); covered < 100 {
+					t.Fatalf("%s: only %d pixels differ from the corner's colour: nothing drawn?", name, covered)
+				}
+			} else if !sameRGBA(img, want) {
+				t.Fatalf("%s: the picture differs from the tiled renderer's", name)
+			}
+		}
+	}
+}
+
+// countNot counts the pixels of img that are not c.
+func countNot(img *image.RGBA, c color.RGBA) int {
+	n := 0
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			if img.RGBAAt(x, y) != c {
+				n++
+			}
+		}
+	}
+	return n
 }

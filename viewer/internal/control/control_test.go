@@ -238,7 +238,7 @@ func TestZoom(t *testing.T) {
 
 func TestPolicyAndLanesCycling(t *testing.T) {
 	s := newTestState()
-	s.Settings.Policy = balancer.Never
+	s.Settings.Mode, s.Settings.Policy = PaperLoops, balancer.Never
 	for i := 1; i <= 2*len(balancer.Policies); i++ {
 		s.Key(KeyPolicy)
 		if want := balancer.Policies[i%len(balancer.Policies)]; s.Settings.Policy != want {
@@ -376,5 +376,61 @@ func TestMisuse(t *testing.T) {
 			}()
 			f()
 		}()
+	}
+}
+
+// TestModeKeys: the tiled renderer is the zero Mode; B leaves it for the
+// paper's loops at the policy shown, then cycles the policies; G leaves
+// for the loops by strategy, then cycles every strategy but the paper's;
+// T comes back. Each press that changes the renderer asks for a frame.
+func TestModeKeys(t *testing.T) {
+	s := newTestState()
+	if s.Settings.Mode != Tiled {
+		t.Fatalf("the default mode is %v, want tiled", s.Settings.Mode)
+	}
+	s.Key(KeyTiled)
+	if c := s.Take(); c != 0 {
+		t.Fatalf("T in the tiled mode: change %b", c)
+	}
+	s.Key(KeyPolicy)
+	if s.Settings.Mode != PaperLoops || s.Settings.Policy != balancer.CostEffective || s.Take() != ChangeLoops {
+		t.Fatalf("B from tiled: %+v", s.Settings)
+	}
+	seen := map[balancer.Policy]bool{}
+	for range balancer.Policies {
+		s.Key(KeyPolicy)
+		seen[s.Settings.Policy] = true
+	}
+	if len(seen) != len(balancer.Policies) {
+		t.Fatalf("B reached %v, want every policy", seen)
+	}
+	var got []balancer.Strategy
+	for i := 0; i < len(LoopStrategies)+1; i++ {
+		s.Key(KeyStrategy)
+		if s.Settings.Mode != StrategyLoops || s.Take() != ChangeLoops {
+			t.Fatalf("G: %+v", s.Settings)
+		}
+		got = append(got, s.Settings.Strategy)
+	}
+	for i, st := range LoopStrategies {
+		if got[i] != st {
+			t.Fatalf("G went through %v, want %v", got, LoopStrategies)
+		}
+	}
+	if got[len(LoopStrategies)] != LoopStrategies[0] {
+		t.Fatalf("G did not cycle: %v", got)
+	}
+	policy := s.Settings.Policy
+	s.Key(KeyPolicy) // back to the loops at the policy they had
+	if s.Settings.Mode != PaperLoops || s.Settings.Policy != policy {
+		t.Fatalf("B from the strategies: %+v, want policy %v", s.Settings, policy)
+	}
+	s.Key(KeyStrategy) // back to the strategy it had
+	if s.Settings.Mode != StrategyLoops || s.Settings.Strategy != LoopStrategies[0] {
+		t.Fatalf("G from the policies: %+v", s.Settings)
+	}
+	s.Key(KeyTiled)
+	if s.Settings.Mode != Tiled || s.Take() != ChangeLoops {
+		t.Fatalf("T: %+v", s.Settings)
 	}
 }

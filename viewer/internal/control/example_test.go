@@ -13,7 +13,7 @@ import (
 // help again.
 func ExampleState() {
 	lo, hi := [3]float32{-1, -1, -1}, [3]float32{1, 1, 1}
-	s := control.NewState(lo, hi, view.Paper()[0], control.Settings{Policy: balancer.Never}, 512, 512, 0, 1, 0.125)
+	s := control.NewState(lo, hi, view.Paper()[0], control.Settings{Mode: control.PaperLoops, Policy: balancer.Never}, 512, 512, 0, 1, 0.125)
 	s.Key(control.KeyPolicy)
 	s.Key(control.KeyLanes)
 	fmt.Println(s.Settings.Policy, s.Settings.Lanes, s.Take() == control.ChangeLoops)

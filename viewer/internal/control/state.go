@@ -28,10 +28,43 @@ func (s PolygonSet) String() string {
 // processors.
 var LaneChoices = []int{0, 32, 64, 128, 256, 512}
 
+// Mode is which of the renderer's paths draws the picture; every one
+// draws the same image, bit for bit.
+type Mode int
+
+const (
+	// Tiled is the renderer's fastest path (rasterizer.Options.Tiled),
+	// which runs no balancer loop.
+	Tiled Mode = iota
+	// PaperLoops are the paper's two loops under Settings.Policy.
+	PaperLoops
+	// StrategyLoops are the same loops sharing tasks out by
+	// Settings.Strategy (balancer.Config.Strategy) instead.
+	StrategyLoops
+)
+
+func (m Mode) String() string {
+	switch m {
+	case Tiled:
+		return "tiled"
+	case PaperLoops:
+		return "paper loops"
+	case StrategyLoops:
+		return "strategy loops"
+	}
+	return fmt.Sprintf("Mode(%d)", int(m))
+}
+
+// LoopStrategies are the strategies G cycles through: balancer.Strategies
+// but the paper's own, which B's policies run.
+var LoopStrategies = balancer.Strategies[1:]
+
 // Settings are what the keys change, apart from the camera.
 type Settings struct {
-	Policy   balancer.Policy // of both loops
-	Lanes    int             // of both loops; 0 is one per processor
+	Mode     Mode
+	Policy   balancer.Policy   // of both loops, in PaperLoops
+	Strategy balancer.Strategy // of both loops, in StrategyLoops (one of LoopStrategies)
+	Lanes    int               // of both loops; 0 is one per processor
 	Set      PolygonSet
 	Hardware bool // show the hardware pipeline's primitive ids instead
 	Help     bool // the key help panel
@@ -49,6 +82,8 @@ const (
 	KeyView3
 	KeyView4
 	KeyPolicy     // B
+	KeyStrategy   // G
+	KeyTiled      // T
 	KeySet        // U
 	KeyIsoUp      // + (or =, keypad +)
 	KeyIsoDown    // - (or keypad -)
@@ -66,7 +101,9 @@ var Help = []string{
 	"right-drag    pan",
 	"scroll        zoom (magnify)",
 	"1 2 3 4       the paper's views (0,0) (45,45) M(0,0) M(45,45)",
-	"B             cycle the balancer policy of both loops",
+	"T             the tiled renderer (the fastest; the default)",
+	"B             the paper's loops; again: next policy",
+	"G             the loops by strategy; again: next one",
 	"L             cycle Lanes (solution-phase invocations)",
 	"U             balanced / unbalanced polygon set",
 	"+ -           isovalue up / down (re-extract on the GPU)",
@@ -92,7 +129,7 @@ type Change uint
 
 const (
 	ChangeCamera   Change = 1 << iota // re-render
-	ChangeLoops                       // policy or lanes: reconfigure the loops, re-render
+	ChangeLoops                       // mode, policy, strategy or lanes: reconfigure the renderer, re-render
 	ChangeSet                         // the polygon set: re-render
 	ChangeIso                         // re-extract the surface, re-render
 	ChangeHardware                    // the hardware reference: re-render
@@ -158,8 +195,24 @@ func (s *State) Key(k Key) {
 			s.changes |= ChangeCamera
 		}
 	case KeyPolicy:
-		st.Policy = next(balancer.Policies, st.Policy)
+		// From another mode, B shows the policy the overlay names;
+		// pressed again, it goes on to the next.
+		if st.Mode == PaperLoops {
+			st.Policy = next(balancer.Policies, st.Policy)
+		}
+		st.Mode = PaperLoops
 		s.changes |= ChangeLoops
+	case KeyStrategy:
+		if st.Mode == StrategyLoops || st.Strategy == balancer.Paper {
+			st.Strategy = next(LoopStrategies, st.Strategy)
+		}
+		st.Mode = StrategyLoops
+		s.changes |= ChangeLoops
+	case KeyTiled:
+		if st.Mode != Tiled {
+			st.Mode = Tiled
+			s.changes |= ChangeLoops
+		}
 	case KeyLanes:
 		st.Lanes = next(LaneChoices, st.Lanes)
 		s.changes |= ChangeLoops

@@ -21,9 +21,9 @@ import (
 // Options configure a Scene.
 type Options struct {
 	Width, Height int
-	// Policy and Lanes configure both of the renderer's loops.
-	Policy balancer.Policy
-	Lanes  int
+	// Path chooses the renderer's path, and its loops' policy, strategy and
+	// lanes.
+	Path
 	// ScanCost and ZBufferCost are the loops' costIterations (0: the
 	// balancer's default, with its warning).
 	ScanCost, ZBufferCost float64
@@ -38,6 +38,34 @@ type Options struct {
 	Wake func()
 	// Logf receives the loops' warnings (nil: log.Printf).
 	Logf func(format string, args ...any)
+}
+
+// Path is how the renderer draws: the tiled path, or its two loops under
+// a policy or a strategy, with Lanes. Every path draws the same image.
+type Path struct {
+	// Tiled is the renderer's fastest path (rasterizer.Options.Tiled);
+	// the rest then waits for a path with loops.
+	Tiled bool
+	// Policy balances both loops when Strategy is balancer.Paper;
+	// another Strategy runs them under balancer.Never.
+	Policy   balancer.Policy
+	Strategy balancer.Strategy
+	Lanes    int
+}
+
+// String names the path as the viewer's overlay shows it.
+func (p Path) String() string {
+	lanes := "all"
+	if p.Lanes > 0 {
+		lanes = fmt.Sprint(p.Lanes)
+	}
+	switch {
+	case p.Tiled:
+		return "tiled (the fastest)"
+	case p.Strategy != balancer.Paper:
+		return fmt.Sprintf("strategy %v, lanes %s", p.Strategy, lanes)
+	}
+	return fmt.Sprintf("policy %v, lanes %s", p.Policy, lanes)
 }
 
 // Frame describes one rendered frame.
@@ -56,6 +84,23 @@ type Frame struct {
 	Hardware     bool
 	HardwareTime time.Duration
 	Agree        float64
+	// Path is the renderer's path that drew it.
+	Path Path
+	// Reused says that nothing the frame depends on changed since the
+	// last one (camera, polygon set, surface, path, size): Render showed
+	// that frame again without running the renderer.
+	Reused bool
+}
+
+// frameKey is everything a frame's pixels depend on.
+type frameKey struct {
+	cam                view.Camera
+	asked, unbalanced  bool // the set asked for, the set drawn
+	hw                 bool
+	mesh               *mesh.GPU
+	gen, unbalancedGen int64
+	path               Path
+	w, h               int
 }
 
 // Scene is a dataset on the GPU with its renderer and display image.
@@ -82,6 +127,10 @@ type Scene struct {
 	idPix []byte
 
 	dec decimation
+
+	last    Frame
+	lastKey frameKey
+	haveKey bool // last and lastKey hold a frame the texture shows
 }
 
 // decimation is the background job that makes an unbalanced set.
@@ -147,8 +196,14 @@ func (s *Scene) upload(m *mesh.Mesh) (*mesh.GPU, error) {
 func (s *Scene) rendererOptions() rasterizer.Options {
 	o := rasterizer.DefaultOptions()
 	o.Width, o.Height = s.opts.Width, s.opts.Height
-	o.ScanConversion = balancer.Config{Policy: s.opts.Policy, Lanes: s.opts.Lanes, CostIterations: s.opts.ScanCost, Logf: s.opts.Logf}
-	o.ZBuffer = balancer.Config{Policy: s.opts.Policy, Lanes: s.opts.Lanes, CostIterations: s.opts.ZBufferCost, Logf: s.opts.Logf}
+	p := s.opts.Path
+	policy := p.Policy
+	if p.Strategy != balancer.Paper {
+		policy = balancer.Never // a strategy balances by itself
+	}
+	o.Tiled = p.Tiled
+	o.ScanConversion = balancer.Config{Policy: policy, Strategy: p.Strategy, Lanes: p.Lanes, CostIterations: s.opts.ScanCost, Logf: s.opts.Logf}
+	o.ZBuffer = balancer.Config{Policy: policy, Strategy: p.Strategy, Lanes: p.Lanes, CostIterations: s.opts.ZBufferCost, Logf: s.opts.Logf}
 	if s.opts.Flat {
 		o.Material.Shading = rasterizer.Flat
 	}
@@ -158,6 +213,7 @@ func (s *Scene) rendererOptions() rasterizer.Options {
 // display (re)makes the display texture and its framebuffer at the image
 // size.
 func (s *Scene) display() error {
+	s.haveKey = false // a new texture shows no frame yet
 	s.fb.Delete()
 	s.tex.Delete()
 	s.fb, s.tex = nil, nil
@@ -235,10 +291,15 @@ func (s *Scene) Resize(w, h int) error {
 	return s.display()
 }
 
-// SetLoops gives both loops a policy and a number of lanes.
-func (s *Scene) SetLoops(p balancer.Policy, lanes int) error {
-	s.opts.Policy, s.opts.Lanes = p, lanes
-	return s.r.SetOptions(s.rendererOptions())
+// SetPath chooses the renderer's path for the next frames.
+func (s *Scene) SetPath(p Path) error {
+	old := s.opts.Path
+	s.opts.Path = p
+	if err := s.r.SetOptions(s.rendererOptions()); err != nil {
+		s.opts.Path = old
+		return err
+	}
+	return nil
 }
 
 // SetIso re-extracts the balanced set at iso on the GPU. The unbalanced set
@@ -266,6 +327,10 @@ func (s *Scene) SetIso(iso float32) error {
 	s.gen++
 	return nil
 }
+
+// Forget makes the next Render render, even of an unchanged frame (the
+// scripted mode's frames, which measure the renderer).
+func (s *Scene) Forget() { s.haveKey = false }
 
 // Decimating reports whether an unbalanced set is being made.
 func (s *Scene) Decimating() bool {
@@ -365,9 +430,13 @@ func (s *Scene) WaitDecimation() (bool, error) {
 // Render draws the balanced or unbalanced set as cam sees it into the
 // display texture, with the compute renderer, or with the hardware
 // pipeline's primitive ids as colours.
-func (s *Scene) Render(unbalanced, hardware bool, cam view.Camera) (Frame, error) {
+//
+// A frame whose camera, polygon set, surface, path and size equal the
+// last one's is that frame: the texture shows it already, and Render
+// returns it with Reused set instead of rendering it again.
+func (s *Scene) Render(unbalanced, hardware bool, cam view.Camera) (f Frame, err error) {
 	s.wantUnbalanced = unbalanced
-	f := Frame{Iso: s.iso, Hardware: hardware}
+	f = Frame{Iso: s.iso, Hardware: hardware, Path: s.opts.Path}
 	m := s.sets[0]
 	if unbalanced {
 		if s.unbalancedGen == s.gen {
@@ -377,19 +446,33 @@ func (s *Scene) Render(unbalanced, hardware bool, cam view.Camera) (Frame, error
 			f.Note = "unbalanced set: decimating (CPU, background); showing the balanced set meanwhile"
 		}
 	}
+	key := frameKey{cam: cam, asked: unbalanced, unbalanced: f.Unbalanced, hw: hardware, mesh: m, gen: s.gen, unbalancedGen: s.unbalancedGen,
+		path: s.opts.Path, w: s.opts.Width, h: s.opts.Height}
+	if s.haveKey && key == s.lastKey {
+		f = s.last
+		f.Reused = true
+		return f, nil
+	}
+	s.haveKey = false
 	f.Triangles = m.Len()
-	var err error
 	if f.Stats, err = s.r.Render(m, cam); err != nil {
 		return f, err
 	}
+	defer func() {
+		if err == nil {
+			s.last, s.lastKey, s.haveKey = f, key, true
+		}
+	}()
 	if !hardware {
 		s.tex.CopyFromBuffer(s.r.ImageBuffer())
 		return f, nil
 	}
 	if s.hw == nil {
-		if s.hw, err = rasterizer.NewHardwareRenderer(s.c, s.opts.Width, s.opts.Height); err != nil {
+		var hw *rasterizer.HardwareRenderer
+		if hw, err = rasterizer.NewHardwareRenderer(s.c, s.opts.Width, s.opts.Height); err != nil {
 			return f, err
 		}
+		s.hw = hw
 	}
 	mvp := cam.MVP()
 	s.hw.RenderMesh(m, &mvp)

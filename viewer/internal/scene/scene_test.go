@@ -25,7 +25,7 @@ func quiet(string, ...any) {}
 func smallPair() *dataset.Pair { return dataset.FromField(volume.Torus(), 20, 5) }
 
 func testOptions(w, h int) Options {
-	return Options{Width: w, Height: h, Policy: balancer.CostEffective, ScanCost: 8, ZBufferCost: 8, Logf: quiet}
+	return Options{Width: w, Height: h, Path: Path{Policy: balancer.CostEffective}, ScanCost: 8, ZBufferCost: 8, Logf: quiet}
 }
 
 // reference renders m with a renderer of its own: what the scene's image
@@ -111,17 +111,18 @@ func TestScene(t *testing.T) {
 			t.Fatalf("after Resize(%d, %d): size %dx%d, texture %dx%d", w, h, gw, gh, s.Texture().W, s.Framebuffer().H)
 		}
 		cam := pair.Camera(view.Paper()[1], w, h)
-		for _, loops := range []struct {
-			p     balancer.Policy
-			lanes int
-		}{{balancer.Never, 0}, {balancer.Always, 32}} {
-			if err := s.SetLoops(loops.p, loops.lanes); err != nil {
+		for _, path := range []Path{{Policy: balancer.Never}, {Policy: balancer.Always, Lanes: 32}, {Tiled: true},
+			{Strategy: balancer.WorkPool, Policy: balancer.Bounded}, {Strategy: balancer.Search, Lanes: 64}} {
+			if err := s.SetPath(path); err != nil {
 				t.Fatal(err)
 			}
 			for _, unb := range []bool{false, true} {
 				f, err := s.Render(unb, false, cam)
 				if err != nil {
 					t.Fatal(err)
+				}
+				if f.Reused || f.Path != path {
+					t.Fatalf("%v: frame reused %v, path %v", path, f.Reused, f.Path)
 				}
 				m := pair.Balanced
 				if unb {
@@ -130,10 +131,32 @@ func TestScene(t *testing.T) {
 				if f.Unbalanced != unb || f.Triangles != m.Len() || f.Note != "" || f.Hardware {
 					t.Fatalf("frame %+v: want unbalanced %v, %d triangles, no note", f, unb, m.Len())
 				}
-				if f.Stats.ScanConversion.Policy != loops.p || f.Stats.ZBuffer.Policy != loops.p {
-					t.Fatalf("loops ran %v and %v, want %v", f.Stats.ScanConversion.Policy, f.Stats.ZBuffer.Policy, loops.p)
+				wantPolicy, wantStrategy := path.Policy, path.Strategy
+				if path.Strategy != balancer.Paper {
+					wantPolicy = balancer.Never
 				}
-				sameImage(t, "scene", s.Texture().ReadUint32(), reference(t, c, m, cam, w, h))
+				switch sc := f.Stats.ScanConversion; {
+				case path.Tiled && (sc.Iterations != 0 || f.Stats.ZBuffer.Iterations != 0):
+					t.Fatalf("%v: the loops ran (%d, %d iterations)", path, sc.Iterations, f.Stats.ZBuffer.Iterations)
+				case !path.Tiled && (sc.Policy != wantPolicy || sc.Strategy != wantStrategy || f.Stats.ZBuffer.Policy != wantPolicy || f.Stats.ZBuffer.Strategy != wantStrategy):
+					t.Fatalf("%v: loops ran %v/%v and %v/%v", path, sc.Policy, sc.Strategy, f.Stats.ZBuffer.Policy, f.Stats.ZBuffer.Strategy)
+				}
+				want := reference(t, c, m, cam, w, h)
+				sameImage(t, "scene", s.Texture().ReadUint32(), want)
+				// Nothing changed: the same frame, not rendered again.
+				again, err := s.Render(unb, false, cam)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !again.Reused || again.Stats.Wall != f.Stats.Wall {
+					t.Fatalf("%v: an unchanged frame was rendered again (reused %v)", path, again.Reused)
+				}
+				sameImage(t, "scene, reused", s.Texture().ReadUint32(), want)
+				s.Forget()
+				if again, err = s.Render(unb, false, cam); err != nil || again.Reused {
+					t.Fatalf("%v: a frame after Forget was reused (%v)", path, err)
+				}
+				sameImage(t, "scene, after Forget", s.Texture().ReadUint32(), want)
 			}
 		}
 	}
