@@ -27,10 +27,16 @@ const (
 	bindingSetupCounts   = 12 // per input triangle: set-up triangles, then their offset
 	bindingSetupStats    = 13 // outside, clipped, non-finite, zero-area
 	bindingImage         = 14 // per pixel: RGBA8
+	// 15 is the balancer's strategies' (balancer.BindingStrategy).
+	bindingTileCount   = 16 // tiled path: per tile its triangles, then the lists' cursor
+	bindingTileStart   = 17 // tiled path: per tile the exclusive scan of the counts
+	bindingTileList    = 18 // tiled path: the records' indices grouped by tile
+	bindingTilePreps   = 19 // tiled path: per set-up triangle its record
+	bindingTileCounter = 20 // tiled path: records made, then the skip statistics
 
 	// numBindings is how many binding points the renderer needs: the
 	// driver must offer that many (GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS).
-	numBindings = 15
+	numBindings = 21
 )
 
 // gpuTri mirrors struct Tri of shaders/rasterizer/raster.glsl (std430,

@@ -51,6 +51,11 @@ var goBindings = map[string]int{
 	"BINDING_SETUP_COUNTS":   bindingSetupCounts,
 	"BINDING_SETUP_STATS":    bindingSetupStats,
 	"BINDING_IMAGE":          bindingImage,
+	"BINDING_TILE_COUNT":     bindingTileCount,
+	"BINDING_TILE_START":     bindingTileStart,
+	"BINDING_TILE_LIST":      bindingTileList,
+	"BINDING_TILE_PREPS":     bindingTilePreps,
+	"BINDING_TILE_COUNTER":   bindingTileCounter,
 }
 
 // TestBindingsMatchGLSL: every binding point of layout.glsl has a Go
@@ -78,8 +83,9 @@ func TestBindingsMatchGLSL(t *testing.T) {
 			t.Errorf("%s = %d: outside the %d binding points the renderer asks for", name, v, numBindings)
 		}
 	}
-	if numBindings != len(goBindings) || numBindings > balancer.BindingStrategy {
-		t.Errorf("numBindings %d: %d bindings, and binding %d belongs to the balancer's strategies", numBindings, len(goBindings), balancer.BindingStrategy)
+	// The points are 0..numBindings-1 but for the strategies' one.
+	if _, taken := seen[balancer.BindingStrategy]; taken || numBindings != len(goBindings)+1 || balancer.BindingStrategy >= numBindings {
+		t.Errorf("numBindings %d: %d bindings and binding %d, the balancer's strategies', should leave no gap", numBindings, len(goBindings), balancer.BindingStrategy)
 	}
 	for name, want := range map[string]int{"BINDING_WORKLOAD": balancer.BindingWorkload, "BINDING_PARALLEL_INDEX": balancer.BindingParallelIndex, "BINDING_PROBLEM": balancer.BindingProblem} {
 		if glsl[name] != want {
@@ -111,12 +117,17 @@ var blockBinding = map[string]int{
 	"Problem": bindingProblem, "BalancerProblems": bindingProblem,
 	"Vis": bindingVisibility, "Depth": bindingVisibility, "Prim": bindingPrims, "Prims": bindingPrims,
 	"Winner": bindingWinner, "Image": bindingImage,
+	"TileCount": bindingTileCount, "TileStart": bindingTileStart, "List": bindingTileList,
+	"Preps": bindingTilePreps, "Counter": bindingTileCounter,
 }
 
 // rendererPrograms returns every kernel a renderer built, by name.
 func rendererPrograms(r *Renderer) []*gpu.Program {
 	ps := []*gpu.Program{r.setup.count, r.setup.emit, r.scanSol, r.zSol[0], r.zSol[1], r.resolve.prog}
 	ps = append(ps, r.prepare.prog[:]...)
+	if r.tiled != nil {
+		ps = append(ps, r.tiled.setup, r.tiled.emit, r.tiled.raster)
+	}
 	out := ps[:0]
 	for _, p := range ps {
 		if p != nil {
@@ -128,7 +139,8 @@ func rendererPrograms(r *Renderer) []*gpu.Program {
 
 // visibilityRenderers makes a renderer on each visibility path this
 // driver can run (the 32-bit one, and the 64-bit one, emulated where the
-// driver lacks 64-bit atomics), so that every kernel variant is built.
+// driver lacks 64-bit atomics), so that every kernel variant is built,
+// the tiled path's too.
 func visibilityRenderers(t *testing.T, c *gpu.Context) []*Renderer {
 	s := newScanner(t, c)
 	var out []*Renderer
@@ -147,6 +159,10 @@ func visibilityRenderers(t *testing.T, c *gpu.Context) []*Renderer {
 			t.Fatal(err)
 		}
 		t.Cleanup(r.Delete)
+		// The tiled path's kernels, made when first used, now.
+		if r.tiled, err = newTiledStage(c, r.vis64); err != nil {
+			t.Fatal(err)
+		}
 		out = append(out, r)
 	}
 	return out

@@ -125,10 +125,10 @@ func (s *tiledStage) setUp(b *setupBatch) (records int, stats raster.SetupStats,
 		s.c.Do(func() {
 			gx, gy := raster.Guard(b.width, b.height)
 			p := s.setup
-			s.c.BindStorage(0, b.pos)
-			s.c.BindStorage(1, s.tileCount.Slice(0, nt))
-			s.c.BindStorage(3, s.counter)
-			s.c.BindStorage(4, s.prep)
+			s.c.BindStorage(bindingPositions, b.pos)
+			s.c.BindStorage(bindingTileCount, s.tileCount.Slice(0, nt))
+			s.c.BindStorage(bindingTileCounter, s.counter)
+			s.c.BindStorage(bindingTilePreps, s.prep)
 			p.SetMat4("mvp", *b.mvp)
 			p.SetUint("numTris", uint32(b.n))
 			p.SetUint("first", uint32(b.first))
@@ -172,10 +172,10 @@ func (s *tiledStage) bin(sc *scan.Scanner, n, w, h int) (int, bool, error) {
 	}
 	s.tileCount.FillRange(0, nt, 0)
 	s.c.Do(func() {
-		s.c.BindStorage(1, counts)
-		s.c.BindStorage(2, s.tileStart.Slice(0, nt))
-		s.c.BindStorage(3, s.list)
-		s.c.BindStorage(4, s.prep)
+		s.c.BindStorage(bindingTileCount, counts)
+		s.c.BindStorage(bindingTileStart, s.tileStart.Slice(0, nt))
+		s.c.BindStorage(bindingTileList, s.list)
+		s.c.BindStorage(bindingTilePreps, s.prep)
 		s.emit.SetUint("numTris", uint32(n))
 		s.emit.SetInt("tilesX", int32(tx))
 		s.emit.DispatchInvocations(n)
@@ -190,12 +190,12 @@ func (s *tiledStage) bin(sc *scan.Scanner, n, w, h int) (int, bool, error) {
 func (s *tiledStage) draw(vis, prims *gpu.Buffer[uint32], w, h int) {
 	tx, ty := tiles(w, h)
 	nt := tx * ty
-	s.c.BindStorage(4, s.prep)
-	s.c.BindStorage(1, s.tileCount.Slice(0, nt))
-	s.c.BindStorage(2, s.tileStart.Slice(0, nt))
-	s.c.BindStorage(3, s.list)
-	s.c.BindStorage(5, vis)
-	s.c.BindStorage(6, prims)
+	s.c.BindStorage(bindingTilePreps, s.prep)
+	s.c.BindStorage(bindingTileCount, s.tileCount.Slice(0, nt))
+	s.c.BindStorage(bindingTileStart, s.tileStart.Slice(0, nt))
+	s.c.BindStorage(bindingTileList, s.list)
+	s.c.BindStorage(bindingVisibility, vis)
+	s.c.BindStorage(bindingPrims, prims)
 	s.raster.SetIvec2("size", int32(w), int32(h))
 	s.raster.Dispatch(tx, ty, 1)
 	s.c.Barrier(gpu.BarrierStorage)

@@ -23,6 +23,13 @@
 #define BINDING_SETUP_STATS 13  // outside, clipped, non-finite, zero-area
 #define BINDING_IMAGE 14     // per pixel: RGBA8
 // (binding 15 is the balancer's strategies', balancer.BindingStrategy)
+// The tiled path's (tiled.go), which also writes VISIBILITY and PRIMS and
+// reads POSITIONS.
+#define BINDING_TILE_COUNT 16   // per tile: its triangles, then the lists' cursor
+#define BINDING_TILE_START 17   // per tile: exclusive scan of the counts
+#define BINDING_TILE_LIST 18    // the records' indices grouped by tile
+#define BINDING_TILE_PREPS 19   // per set-up triangle: its record (Prep)
+#define BINDING_TILE_COUNTER 20 // records made, then the skip statistics
 
 // Span is one row of a set-up triangle: the scan-conversion loop's output
 // (one per task) and the z-buffer loop's problem data. x1 < x0 when the row

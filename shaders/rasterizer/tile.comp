@@ -30,17 +30,18 @@
 layout(local_size_x = TILE, local_size_y = TILE) in;
 #include "rasterizer/raster.glsl"
 #include "rasterizer/tileprep.glsl"
+#include "rasterizer/layout.glsl"
 
-layout(std430, binding = 4) readonly restrict buffer Preps { Prep prep[]; };
-layout(std430, binding = 1) readonly restrict buffer TileCount { uint tileCount[]; };
-layout(std430, binding = 2) readonly restrict buffer TileStart { uint tileStart[]; };
-layout(std430, binding = 3) readonly restrict buffer List { uint list[]; };
+layout(std430, binding = BINDING_TILE_PREPS) readonly restrict buffer Preps { Prep prep[]; };
+layout(std430, binding = BINDING_TILE_COUNT) readonly restrict buffer TileCount { uint tileCount[]; };
+layout(std430, binding = BINDING_TILE_START) readonly restrict buffer TileStart { uint tileStart[]; };
+layout(std430, binding = BINDING_TILE_LIST) readonly restrict buffer List { uint list[]; };
 #if VIS64
-layout(std430, binding = 5) restrict buffer Vis { uint vis[]; }; // 2p: id, 2p+1: depth
+layout(std430, binding = BINDING_VISIBILITY) restrict buffer Vis { uint vis[]; }; // 2p: id, 2p+1: depth
 #else
-layout(std430, binding = 5) restrict buffer Depth { uint depthBuf[]; };
+layout(std430, binding = BINDING_VISIBILITY) restrict buffer Depth { uint depthBuf[]; };
 #endif
-layout(std430, binding = 6) restrict buffer Prim { uint primBuf[]; };
+layout(std430, binding = BINDING_PRIMS) restrict buffer Prim { uint primBuf[]; };
 
 uniform ivec2 size; // image width, height
 

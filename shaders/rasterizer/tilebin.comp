@@ -20,11 +20,12 @@ layout(local_size_x = WG_SIZE) in;
 #include "include/common.glsl"
 #include "rasterizer/raster.glsl"
 #include "rasterizer/tileprep.glsl"
+#include "rasterizer/layout.glsl"
 
-layout(std430, binding = 1) restrict buffer TileCount { uint tileCount[]; };
-layout(std430, binding = 2) readonly restrict buffer TileStart { uint tileStart[]; };
-layout(std430, binding = 3) writeonly restrict buffer List { uint list[]; };
-layout(std430, binding = 4) readonly restrict buffer Preps { Prep prep[]; };
+layout(std430, binding = BINDING_TILE_COUNT) restrict buffer TileCount { uint tileCount[]; };
+layout(std430, binding = BINDING_TILE_START) readonly restrict buffer TileStart { uint tileStart[]; };
+layout(std430, binding = BINDING_TILE_LIST) writeonly restrict buffer List { uint list[]; };
+layout(std430, binding = BINDING_TILE_PREPS) readonly restrict buffer Preps { Prep prep[]; };
 
 uniform uint numTris; // records
 uniform int tilesX;   // tiles per row: ceil(width / TILE)

@@ -22,11 +22,12 @@ layout(local_size_x = WG_SIZE) in;
 #include "include/common.glsl"
 #include "rasterizer/raster.glsl"
 #include "rasterizer/tileprep.glsl"
+#include "rasterizer/layout.glsl"
 
-layout(std430, binding = 0) readonly restrict buffer Positions { vec4 pos[]; }; // xyz, w unused
-layout(std430, binding = 1) restrict buffer TileCount { uint tileCount[]; };
-layout(std430, binding = 3) restrict buffer Counter { uint counter[5]; };
-layout(std430, binding = 4) writeonly restrict buffer Preps { Prep prep[]; };
+layout(std430, binding = BINDING_POSITIONS) readonly restrict buffer Positions { vec4 pos[]; }; // xyz, w unused
+layout(std430, binding = BINDING_TILE_COUNT) restrict buffer TileCount { uint tileCount[]; };
+layout(std430, binding = BINDING_TILE_COUNTER) restrict buffer Counter { uint counter[5]; };
+layout(std430, binding = BINDING_TILE_PREPS) writeonly restrict buffer Preps { Prep prep[]; };
 
 uniform mat4 mvp;
 uniform uint numTris;
