@@ -279,6 +279,12 @@ type progKey struct {
 	sub     bool
 	spin    int  // lookback.glsl's SPIN (-1: not a look-back kernel)
 	nopub   bool // lookback.glsl's PUBLISH=0 (tests)
+
+	keyWords int        // load.glsl's KEY_WORDS: flags are the heads of runs of keys
+	tails    int        // scan.comp's TAILS (OUT_RUNS)
+	predType int        // MAP_PREDICATE: the elements' TYPE (PRED_TYPE)
+	pred     string     // MAP_PREDICATE: the user's expression (PRED_EXPR), or
+	user     *Predicate // the user's kernel file, built around select.glsl
 }
 
 func (k progKey) defines(s *Scanner) map[string]string {
@@ -300,9 +306,25 @@ func (k progKey) defines(s *Scanner) map[string]string {
 		if k.sub && s.emulate {
 			d["SUBGROUP_EMULATE"] = "1"
 		}
+		d["MAP"] = strconv.Itoa(k.mapMode)
+		if k.keyWords > 0 {
+			d["KEY_WORDS"] = strconv.Itoa(k.keyWords)
+		}
+		if k.mapMode == mapPredicate {
+			d["PRED_TYPE"] = strconv.Itoa(k.predType)
+			if k.pred != "" {
+				d["PRED_EXPR"] = k.pred
+			}
+		}
+		if k.user != nil {
+			d["SCAN_KERNEL"] = map[bool]string{true: "0", false: "1"}[k.file == "scan/scan.comp"]
+		}
 		if k.file == "scan/scan.comp" {
 			d["CARRY"] = strconv.Itoa(k.carry)
 			d["OUT"] = strconv.Itoa(k.out)
+			if k.tails != tailsNone {
+				d["TAILS"] = strconv.Itoa(k.tails)
+			}
 			d["TOTAL"] = b(k.total)
 			d["RECORD_WORDS"] = strconv.Itoa(k.words)
 			if k.spin >= 0 {
@@ -322,8 +344,6 @@ func (k progKey) defines(s *Scanner) map[string]string {
 			if k.nopub {
 				d["PUBLISH"] = "0"
 			}
-		} else {
-			d["MAP"] = strconv.Itoa(k.mapMode)
 		}
 	case "scan/send.comp":
 		d["PASS"] = strconv.Itoa(k.pass)
@@ -337,16 +357,34 @@ func (k progKey) defines(s *Scanner) map[string]string {
 // program returns the kernel for k, building it on first use. A subgroup
 // kernel that the driver fails to build turns subgroups off for good (for
 // segmented kernels only, if it is one) and the shared-memory kernel is
-// used; any other build failure is a bug in this package and panics.
+// used; any other build failure is a bug in this package and panics
+// (kernels around a user's predicate are built by programErr first, which
+// returns their errors).
 func (s *Scanner) program(k progKey) (*gpu.Program, progKey) {
+	p, k, err := s.programErr(k)
+	if err != nil {
+		panic(err)
+	}
+	return p, k
+}
+
+func (s *Scanner) programErr(k progKey) (*gpu.Program, progKey, error) {
 	if k.sub && (!s.subgroups || k.seg && !s.segSub) {
 		k.sub = false
 	}
 	if p := s.progs[k]; p != nil {
-		return p, k
+		return p, k, nil
 	}
-	p, err := s.c.Program(k.file, k.defines(s))
+	p, err := s.build(k)
 	if err != nil && k.sub {
+		// Ours or the user's? Without subgroups the user's code is the
+		// same: if that builds, the subgroup code is what the driver
+		// refused.
+		plain := k
+		plain.sub = false
+		if _, _, perr := s.programErr(plain); perr != nil {
+			return nil, k, perr
+		}
 		s.mu.Lock()
 		if k.seg {
 			s.segSub = false
@@ -354,14 +392,24 @@ func (s *Scanner) program(k progKey) (*gpu.Program, progKey) {
 			s.subgroups, s.segSub = false, false
 		}
 		s.mu.Unlock()
-		k.sub = false
-		return s.program(k)
+		return s.programErr(plain)
 	}
 	if err != nil {
-		panic(err)
+		return nil, k, err
 	}
 	s.progs[k] = p
-	return p, k
+	return p, k, nil
+}
+
+// build compiles k: one of the package's files, or the user's kernel.
+func (s *Scanner) build(k progKey) (*gpu.Program, error) {
+	if k.user == nil {
+		return s.c.Program(k.file, k.defines(s))
+	}
+	if k.user.FS == nil {
+		return s.c.UserProgramFile(k.user.Name, k.defines(s))
+	}
+	return s.c.UserProgram(k.user.FS, k.user.Name, k.defines(s))
 }
 
 // grow returns *b with room for n words, replacing it (zero-filled) by one
