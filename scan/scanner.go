@@ -413,10 +413,20 @@ func (s *Scanner) build(k progKey) (*gpu.Program, error) {
 }
 
 // grow returns *b with room for n words, replacing it (zero-filled) by one
-// of the next power of two when it is smaller.
+// of the next power of two when it is smaller. Failing to allocate panics:
+// scratch grows inside calls that return no error (Reserve allocates it up
+// front, with one).
 func (s *Scanner) grow(fn string, b **gpu.Buffer[uint32], n int) *gpu.Buffer[uint32] {
+	nb, err := s.growErr(fn, b, n)
+	if err != nil {
+		panic(err.Error())
+	}
+	return nb
+}
+
+func (s *Scanner) growErr(fn string, b **gpu.Buffer[uint32], n int) (*gpu.Buffer[uint32], error) {
 	if *b != nil && (*b).Len() >= n {
-		return *b
+		return *b, nil
 	}
 	size := 1 << bits.Len(uint(max(n, 16)-1))
 	if lim := int(s.c.Caps().MaxSSBOSize / 4); size > lim {
@@ -424,11 +434,63 @@ func (s *Scanner) grow(fn string, b **gpu.Buffer[uint32], n int) *gpu.Buffer[uin
 	}
 	nb, err := gpu.NewBuffer[uint32](s.c, size)
 	if err != nil {
-		panic(fmt.Sprintf("scan: %s: allocating %d words of scratch: %v", fn, size, err))
+		return nil, fmt.Errorf("scan: %s: allocating %d words of scratch: %w", fn, size, err)
 	}
 	(*b).Delete()
 	*b = nb
-	return nb
+	return nb, nil
+}
+
+// Reserve allocates now the scratch memory that the Scanner's calls on
+// arrays of up to n elements need (the scans' tile totals and look-back
+// state, Send's winners, the primitives' per-element scratch), so that
+// those calls allocate nothing on the GPU later. Without it scratch grows
+// at the first call that needs it, and a failure to allocate it there
+// panics; a renderer that reserves for its largest frame up front learns
+// of a lack of memory here instead, as an error, before the frame starts.
+// Reserving less than is held frees nothing. On error some scratch may
+// have grown, nothing that was held is lost, and the Scanner stays usable.
+func (s *Scanner) Reserve(n int) error {
+	const fn = "Reserve"
+	s.live(fn)
+	if n < 0 {
+		panic(fmt.Sprintf("scan: Reserve: n is %d", n))
+	}
+	var err error
+	s.c.Do(func() {
+		grow := func(b **gpu.Buffer[uint32], words int) {
+			if err == nil {
+				_, err = s.growErr(fn, b, words)
+			}
+		}
+		tiles := max(1, ceilDiv(n, s.tile))
+		old := s.state
+		grow(&s.state, 4+4*tiles)
+		if s.state != old {
+			s.ticket = 0 // a new buffer starts with the counter at zero
+		}
+		// Reduce-then-scan's levels: tile totals, and heads for segmented
+		// scans.
+		for k, size := 1, n; size > s.tile; k++ {
+			size = ceilDiv(size, s.tile)
+			for len(s.levels) <= k {
+				s.levels = append(s.levels, nil)
+				s.levelHeads = append(s.levelHeads, nil)
+			}
+			grow(&s.levels[k], size)
+			grow(&s.levelHeads[k], size)
+		}
+		grow(&s.result, 4)
+		grow(&s.winner, n)
+		for k := range s.prim.words {
+			if k == scratchCount {
+				grow(&s.prim.words[k], 1)
+			} else {
+				grow(&s.prim.words[k], n)
+			}
+		}
+	})
+	return err
 }
 
 // typeOf is the TYPE define of T.

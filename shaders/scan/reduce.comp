@@ -1,10 +1,11 @@
 #version 450
-// reduce (the kernel is reducekernel.glsl, which a user's predicate kernel
-// includes too, through select.glsl): the op of each tile's elements (load.glsl's MAP), as bits, to
+// reduce: the op of each tile's elements (load.glsl's MAP), as bits, to
 // partial[partialAt + tile]; for SEGMENTED also whether the tile holds a
 // head, to partialHeads[partialAt + tile]. The first level of a multi-level
 // reduction or of reduce-then-scan; a single tile (numTiles = 1) writes a
-// final result straight into the caller's buffer at partialAt.
+// final result straight into the caller's buffer at partialAt. The kernel
+// is scankernel.glsl with SCAN_KERNEL 1 (a user's predicate kernel builds
+// it through select.glsl).
 //
 // lint: TYPE=2 OP=2 WG_SIZE=64 VEC=2
 // lint: TYPE=1 OP=0 SEGMENTED=1 WG_SIZE=8 VEC=1
@@ -19,4 +20,5 @@
 // lint: SUBGROUP=1 SUBGROUP_EMULATE=1 SG_SIZE=8 WG_SIZE=8 SEGMENTED=1 TYPE=2 OP=0
 // lint: SUBGROUP=1 SUBGROUP_EMULATE=1 SG_SIZE=8 WG_SIZE=32 TYPE=1 OP=2 VEC=2
 
-#include "reducekernel.glsl"
+#define SCAN_KERNEL 1
+#include "scankernel.glsl"

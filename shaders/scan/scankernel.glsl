@@ -1,4 +1,12 @@
-// The body of scan.comp; see there for CARRY, OUT and TOTAL.
+// The body of scan.comp (SCAN_KERNEL 0; see there for CARRY, OUT and
+// TOTAL) and of reduce.comp (SCAN_KERNEL 1), in one file so that a user's
+// predicate kernel (select.glsl) can be built as either: gpu.Expand splices
+// includes without evaluating #if, so two files including the same pieces
+// under #if could not both be included.
+
+#ifndef SCAN_KERNEL
+#define SCAN_KERNEL 0
+#endif
 
 #ifndef WG_SIZE
 #define WG_SIZE 256
@@ -59,6 +67,40 @@ layout(local_size_x = WG_SIZE) in;
 #include "elem.glsl"
 #include "load.glsl"
 #include "tile.glsl"
+
+#if SCAN_KERNEL == 1
+// reduce.comp: the op of each tile's elements (MAP), as bits, to
+// partial[partialAt + tile]; for SEGMENTED also whether the tile holds a
+// head, to partialHeads[partialAt + tile].
+
+uniform uint numTiles;
+uniform uint partialAt;
+
+layout(std430, binding = 6) writeonly buffer Partial { uint partial[]; };
+#if SEGMENTED
+layout(std430, binding = 7) writeonly buffer PartialHeads { uint partialHeads[]; };
+#endif
+
+void main() {
+    uint tile = dpglGroupIndex();
+    if (tile >= numTiles) {
+        return;
+    }
+    V x[VEC][4];
+    for (uint i = 0u; i < uint(VEC); i++) {
+        loadVec(tile * uint(TILE_VECS) + tileVec(i), x[i]);
+    }
+    V total = tileReduce(x);
+    if (gl_LocalInvocationIndex == 0u) {
+        partial[partialAt + tile] = toBits(valOf(total));
+#if SEGMENTED
+        partialHeads[partialAt + tile] = headOf(total);
+#endif
+    }
+}
+
+#else // SCAN_KERNEL == 0: scan.comp
+
 #if CARRY == 2
 #include "lookback.glsl"
 #endif
@@ -217,3 +259,5 @@ void main() {
         store(v0 + tileVec(i), x[i], ex, inc);
     }
 }
+
+#endif // SCAN_KERNEL
