@@ -18,9 +18,9 @@ type primScratch struct {
 	progs map[string]*gpu.Program // by file and defines
 	words [numScratch]*gpu.Buffer[uint32]
 
-	// Tests: the histogram counts straight into global memory, as it does
-	// for more bins than shared memory holds.
-	noSharedHistogram bool
+	// Tests: the histogram's path (histAuto: chosen from the bins and the
+	// driver).
+	histPath int
 }
 
 // The per-element scratch arrays; a primitive names the ones it uses.
