@@ -24,7 +24,9 @@ import (
 // once, at the first call that needs it; compile errors come back from
 // that call naming the user's file and line, as gpu.Context.UserProgram's
 // do. Buffers of the file's own take bindings FirstFreeBinding and up. A
-// Predicate is used by pointer and must not be changed once used.
+// Scanner keeps the kernels of a Predicate by its pointer: make one
+// Predicate per file and reuse it, and change no field but what Bind
+// reads once it has been used.
 type Predicate struct {
 	// FS holds the file Name and what it includes (an os.DirFS, an
 	// embed.FS, ...), with dpgl's shaders behind it (gpu.WithShaders).
