@@ -198,10 +198,12 @@ void store(uint j, V x[4], V ex[4], V inc[4]) {
     }
 #if OUT == OUT_RUNS && TAILS != TAILS_NONE
     // The tail of run r (the last element before the next head, or the
-    // last element) has counted r+1 heads: inc[k] = r + 1.
+    // last element) has counted r+1 heads: inc[k] = r + 1. Elements
+    // e0+1 .. e0+3 are heads where x says; only e0+4 is compared here.
     for (uint k = 0u; k < 4u; k++) {
         uint e = e0 + k;
-        if (e < n && (e + 1u == n || keyHead(e + 1u)) && inc[k] - 1u < tailLen) {
+        bool tail = e + 1u == n || (k < 3u ? x[k + 1u] != 0u : keyHead(e + 1u));
+        if (e < n && tail && inc[k] - 1u < tailLen) {
 #if TAILS == TAILS_ENDS
             tailDst[inc[k] - 1u] = e + 1u;
 #else
