@@ -43,5 +43,5 @@ func compactJob[T any](s *Scanner, fn string, dst, src gpu.Array[T], flags gpu.A
 	disjoint(fn, "dst", dst, "flags", flags)
 	// An exclusive add-scan of (flags[i] != 0) is each kept element's
 	// position; the kernel moves the record there.
-	return &scanJob{fn: fn, typ: 0, op: Add, out: 2, words: w, n: n, src: src, flags: flags, dst: dst, dstLen: m}
+	return &scanJob{fn: fn, typ: 0, op: Add, out: outCompact, words: w, n: n, src: src, flags: flags, dst: dst, dstLen: m}
 }

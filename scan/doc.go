@@ -110,33 +110,54 @@
 //
 // # Primitives
 //
-// Each is a few passes of elementwise kernels around the scans above, in
-// a file of its own:
+// Each is a pass or two of the scan kernel above, or an elementwise
+// kernel, in a file of its own. The compactions are fused into the scan:
+// the kernel computes what it counts as it loads a tile (a predicate, or
+// whether a key differs from the one before it), and moves the tile's
+// records once the look-back has told it where they go (OUT and MAP in
+// shaders/scan/modes.glsl):
 //
 //	HistogramEven,   counts per bin: each work group counts into shared
 //	HistogramRange   memory, then adds each nonzero bin to the output with
 //	                 one atomic (more than 4096 bins: global atomics).
 //	                 NaN and samples outside the bins count nowhere
-//	SelectIf         Compact by the flags a GLSL predicate computes
-//	Partition(If)    selected first, then rejected, both in input order
-//	                 (CUB reverses the rejected part; this is stable)
+//	SelectIf,        one pass: the predicate evaluated as the tile loads,
+//	SelectIfKernel   the kept elements counted and moved (Compact fused
+//	                 with the flags)
+//	Partition(If),   selected first, then rejected, both in input order
+//	PartitionIf-     (CUB reverses the rejected part; this is stable): a
+//	Kernel           reduction counts the selected, then one pass moves
+//	                 every element
 //	Transform        dst[i] = a GLSL expression of x = src[i] and i
-//	Unique,          the runs of keys equal bit for bit (-0 and +0
-//	RunLengthEncode, differ; a NaN equals the same NaN): head and tail
-//	ReduceByKey      flags, a segmented scan of the values, compactions
+//	Unique           one pass: run heads found by comparing each key with
+//	                 the one before, as the tile loads, and compacted
+//	RunLengthEncode  Unique's pass, in which each run's last key also
+//	                 writes the run's end; a pass over the runs for lengths
+//	ReduceByKey      a segmented scan whose heads are found the same way,
+//	                 then Unique's pass, in which each run's last element
+//	                 also moves the run's total
 //	SegmentedReduce  a segment per offsets[j]..offsets[j+1], empty ones
 //	                 giving init: heads at the offsets, a segmented scan,
 //	                 each segment's last element
 //	LoadBalancing-   each item of segments of given sizes learns its
 //	Search,          segment and rank by binary search over the sizes'
 //	IntervalExpand   exclusive scan (shaders/include/lbs.glsl, which
-//	                 package balancer's strategies search with too)
+//	                 package balancer's strategies search with too), only
+//	                 among the segments of its work group's items
 //
-// Predicates and expressions are the user's GLSL, passed to the kernel as
-// one #define: one line, seeing x (the element, of T's GLSL type) and i
-// (its index, a uint). One that does not compile comes back as an error
-// that quotes it with the driver's log; nothing else in the source is the
-// user's.
+// Keys are equal when their bits are (-0 and +0 differ; a NaN equals the
+// same NaN). On the look-back path, a tile that reduces a late
+// predecessor's input itself evaluates the predicate, or compares the
+// keys, again: the predicate must be a function of x and i alone.
+//
+// Predicates and expressions are the user's GLSL. An expression is passed
+// to the kernel as one #define: one line, seeing x (the element, of T's
+// GLSL type) and i (its index, a uint). One that does not compile comes
+// back as an error that quotes it with the driver's log; nothing else in
+// the source is the user's. A Predicate is a function scanPredicate(x, i)
+// in a file of the user's own, which includes "scan/select.glsl" and may
+// have uniforms and buffers of its own (set by its Bind); its compile
+// errors name the user's file and line.
 //
 // Stable and deterministic: every primitive keeps input order where it
 // moves elements (select, partition, unique, run-length encoding,
@@ -147,7 +168,7 @@
 // runs in place; the outputs of the others may not overlap their inputs.
 // The primitives that return a count (SelectIf, Partition, Unique,
 // RunLengthEncode, ReduceByKey) wait for the GPU to read it. Scratch:
-// one to four words per element (each function's doc says how many),
+// none to two words per element (each function's doc says how many),
 // owned by the Scanner and reused like the scans' own.
 //
 // # Calls
@@ -160,7 +181,9 @@
 // CountNonzero and Compact wait for the GPU, to return their result.
 // Scratch memory belongs to the Scanner, grows to the largest size used and
 // is reused: after the first call at a size, calls allocate nothing on the
-// GPU. A Scanner may be used from any goroutine; calls run one at a time on
+// GPU. Scanner.Reserve allocates it up front for a given size, returning
+// an error where the driver has too little memory; a call that must grow
+// scratch and cannot panics. A Scanner may be used from any goroutine; calls run one at a time on
 // the context's GL thread.
 //
 // Misuse panics with a message naming the function and the argument

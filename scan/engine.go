@@ -11,11 +11,11 @@ type scanJob struct {
 	typ       int // TYPE of the scanned values
 	op        Op
 	seg       bool // values are (head, value) pairs; flags holds the heads
-	out       int  // scan.comp's OUT: 0 values, 1 segmented copy, 2 compaction
-	words     int  // record words (out 1, 2)
+	out       int  // scan.comp's OUT (modes.go)
+	words     int  // record words (out != outValues)
 	n         int
-	src       gpu.Storage // values (out 0) or records (out 1, 2)
-	flags     gpu.Storage // head flags (seg) or keep flags (out 1, 2)
+	src       gpu.Storage // values (outValues) or records (the other outs)
+	flags     gpu.Storage // head flags (seg), keep flags (the other outs), or keys (keyWords > 0)
 	dst       gpu.Storage
 	dstLen    int
 	init      uint32 // bits of the prefix of element 0
@@ -24,6 +24,22 @@ type scanJob struct {
 	total     gpu.Storage // where the op of all n elements goes (nil: nowhere)
 	totalAt   int
 	floatAdd  bool // float Add: rounding must not depend on timing
+
+	// keyWords > 0: the flags are the heads of the runs of equal keys of
+	// that many words in flags, computed as the tiles load them.
+	keyWords int
+	// outPartition: the selected count, at count[countAt].
+	count   gpu.Storage
+	countAt int
+	// outRuns: what run tails write (tails*), from tailSrc, to tailDst.
+	tails            int
+	tailSrc, tailDst gpu.Storage
+	tailLen          int
+	// mapPredicate: the elements, of TYPE predType, are counted where the
+	// GLSL expression pred, or the user's kernel, holds.
+	predType int
+	pred     string
+	user     *Predicate
 }
 
 // maxLevels bounds the levels of reduce-then-scan: tiles hold at least 32
@@ -76,7 +92,7 @@ func b2u(b bool) uint32 {
 // level0 binds j's arrays and uniforms to p, the level-0 scan kernel.
 func (s *Scanner) level0(p *gpu.Program, j *scanJob) {
 	c := s.c
-	if j.out == 0 {
+	if j.out == outValues {
 		c.BindStorage(0, j.src)
 		c.BindStorage(1, j.src)
 		if j.seg {
@@ -86,11 +102,26 @@ func (s *Scanner) level0(p *gpu.Program, j *scanJob) {
 		c.BindStorage(4, j.dst)
 		c.BindStorage(5, j.dst)
 	} else {
+		if j.loadMap() == mapPredicate {
+			c.BindStorage(0, j.src)
+		} else {
+			c.BindStorage(2, j.flags)
+			c.BindStorage(3, j.flags)
+		}
 		c.BindStorage(1, j.src)
-		c.BindStorage(2, j.flags)
-		c.BindStorage(3, j.flags)
 		c.BindStorage(4, j.dst)
 		c.BindStorage(5, j.dst)
+	}
+	if j.out == outPartition {
+		c.BindStorage(7, j.count)
+		p.SetUint("countAt", uint32(j.countAt))
+	}
+	if j.out == outRuns && j.tails != tailsNone {
+		if j.tails == tailsValues {
+			c.BindStorage(8, j.tailSrc)
+		}
+		c.BindStorage(9, j.tailDst)
+		p.SetUint("tailLen", uint32(j.tailLen))
 	}
 	if j.total != nil {
 		c.BindStorage(7, j.total)
@@ -102,11 +133,38 @@ func (s *Scanner) level0(p *gpu.Program, j *scanJob) {
 	p.SetUint("inclusive", b2u(j.inclusive))
 	p.SetUint("resetAtHeads", b2u(j.reset))
 	p.SetUint("dstLen", uint32(j.dstLen))
+	j.bindUser(p)
+}
+
+// bindUser lets a user's predicate kernel set its uniforms and buffers.
+func (j *scanJob) bindUser(p *gpu.Program) {
+	if j.user != nil && j.user.Bind != nil {
+		j.user.Bind(p)
+	}
 }
 
 func (j *scanJob) key(carry int, sub bool) progKey {
-	return progKey{file: "scan/scan.comp", typ: j.typ, op: j.op, seg: j.seg, carry: carry,
-		out: j.out, total: j.total != nil, words: max(j.words, 1), sub: sub, spin: -1}
+	k := progKey{file: "scan/scan.comp", typ: j.typ, op: j.op, seg: j.seg, carry: carry,
+		out: j.out, total: j.total != nil, words: max(j.words, 1), sub: sub, spin: -1,
+		mapMode: j.loadMap(), keyWords: j.keyWords, tails: j.tails}
+	if j.out != outRuns {
+		k.tails = tailsNone
+	}
+	j.predKey(&k)
+	return k
+}
+
+// reduceKey is the key of reduce.comp reading level 0 of j.
+func (j *scanJob) reduceKey() progKey {
+	k := progKey{file: "scan/reduce.comp", typ: j.typ, op: j.op, seg: j.seg, mapMode: j.loadMap(), keyWords: j.keyWords, sub: true}
+	j.predKey(&k)
+	return k
+}
+
+func (j *scanJob) predKey(k *progKey) {
+	if k.mapMode == mapPredicate {
+		k.predType, k.pred, k.user = j.predType, j.pred, j.user
+	}
 }
 
 // runLookBack scans in one dispatch.
@@ -162,21 +220,22 @@ func (s *Scanner) runLevels(j *scanJob) Plan {
 
 	// Down: reduce each level's tiles into the next level.
 	for k := 0; k < L; k++ {
-		m := 0 // level 0 reads the job's input as load.glsl's MAP says
-		if k == 0 && j.out != 0 {
-			m = 3 - j.out // OUT 1 (segmented copy) reads head indices (MAP 2), OUT 2 counts (MAP 1)
+		rk := progKey{file: "scan/reduce.comp", typ: j.typ, op: j.op, seg: j.seg, sub: true}
+		if k == 0 {
+			rk = j.reduceKey() // level 0 reads the job's input as its MAP says
 		}
-		p, key := s.program(progKey{file: "scan/reduce.comp", typ: j.typ, op: j.op, seg: j.seg, mapMode: m, sub: true})
+		p, key := s.program(rk)
 		plan.Subgroups = key.sub
 		if k == 0 {
-			if j.out == 0 {
+			if m := j.loadMap(); m == mapValues || m == mapPredicate {
 				c.BindStorage(0, j.src)
 				c.BindStorage(1, j.src)
 			}
-			if j.seg || j.out != 0 {
+			if j.seg || j.out != outValues && j.loadMap() != mapPredicate {
 				c.BindStorage(2, j.flags)
 				c.BindStorage(3, j.flags)
 			}
+			j.bindUser(p)
 		} else {
 			c.BindStorage(0, lvl(k))
 			c.BindStorage(1, lvl(k))
@@ -245,20 +304,35 @@ func (s *Scanner) runLevels(j *scanJob) Plan {
 // level 0 reads src (values, or flags through MAP m), each further level
 // the tile totals of the one before.
 func (s *Scanner) reduceTo(fn string, typ int, op Op, m int, src gpu.Storage, n int, dst gpu.Storage, at int) {
+	s.reduceLevels(fn, progKey{file: "scan/reduce.comp", typ: typ, op: op, mapMode: m, sub: true}, nil, src, n, dst, at)
+}
+
+// countPredicate writes the number of elements of j's src for which j's
+// predicate holds to dst[at].
+func (s *Scanner) countPredicate(j *scanJob, dst gpu.Storage, at int) {
+	s.reduceLevels(j.fn, j.reduceKey(), j, j.src, j.n, dst, at)
+}
+
+// reduceLevels is reduceTo with level 0 built from key (and bound to j's
+// user kernel, if any).
+func (s *Scanner) reduceLevels(fn string, key progKey, j *scanJob, src gpu.Storage, n int, dst gpu.Storage, at int) {
 	c := s.c
 	c.Do(func() {
 		plan := Plan{Path: PathReduceThenScan}
 		count := n
 		for k := 0; ; k++ {
 			tiles := max(1, ceilDiv(count, s.tile))
-			p, key := s.program(progKey{file: "scan/reduce.comp", typ: typ, op: op, mapMode: m, sub: true})
-			plan.Subgroups = key.sub
-			if m == 0 {
+			p, built := s.program(key)
+			plan.Subgroups = built.sub
+			if key.mapMode == mapValues || key.mapMode == mapPredicate {
 				c.BindStorage(0, src)
 				c.BindStorage(1, src)
 			} else {
 				c.BindStorage(2, src)
 				c.BindStorage(3, src)
+			}
+			if k == 0 && j != nil {
+				j.bindUser(p)
 			}
 			out, outAt := dst, at
 			if tiles > 1 {
@@ -279,7 +353,9 @@ func (s *Scanner) reduceTo(fn string, typ int, op Op, m int, src gpu.Storage, n 
 			if tiles == 1 {
 				break
 			}
-			src, count, m = out, tiles, 0
+			// The levels above sum the tiles' counts (or reduce their totals).
+			src, count = out, tiles
+			key = progKey{file: "scan/reduce.comp", typ: key.typ, op: key.op, mapMode: mapValues, sub: true}
 		}
 		s.setPlan(plan)
 	})

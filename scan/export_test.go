@@ -51,3 +51,12 @@ func SegmentedSubgroups(s *Scanner) bool {
 	defer s.mu.Unlock()
 	return s.segSub
 }
+
+// Modes are the kernel modes of modes.go by their GLSL names.
+var Modes = map[string]int{
+	"OUT_VALUES": outValues, "OUT_SEGMENTED_COPY": outSegmentedCopy, "OUT_COMPACT": outCompact,
+	"OUT_PARTITION": outPartition, "OUT_RUNS": outRuns,
+	"MAP_VALUES": mapValues, "MAP_COUNT": mapCount, "MAP_HEAD_INDEX": mapHeadIndex, "MAP_PREDICATE": mapPredicate,
+	"TAILS_NONE": tailsNone, "TAILS_ENDS": tailsEnds, "TAILS_VALUES": tailsValues,
+	"SCAN_FIRST_FREE_BINDING": FirstFreeBinding,
+}

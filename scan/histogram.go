@@ -69,6 +69,16 @@ func histArgs[T Elem](s *Scanner, fn string, counts gpu.Array[uint32], samples g
 // invocation and tile.
 const histItems = 4
 
+// The histogram's paths (tests force each): chosen from the bins and the
+// driver, per invocation, per work group in shared memory, or in global
+// memory.
+const (
+	histAuto = iota
+	histPrivate
+	histShared
+	histGlobal
+)
+
 // maxSharedBins bounds the privatized histogram's bins: a quarter of the
 // 32 KiB of shared memory GL guarantees, so that groups still fit beside
 // each other.
@@ -86,13 +96,25 @@ func (s *Scanner) histogram(fn string, mode, typ int, counts gpu.Array[uint32], 
 			s.setPlan(Plan{Levels: 1})
 			return
 		}
-		shared := 0
-		if !s.prim.noSharedHistogram && bins <= min(maxSharedBins, c.Caps().MaxSharedMemory/4/2) {
+		shared, private := 0, 0
+		path := s.prim.histPath
+		// Per invocation: a CPU driver's atomics are locked instructions,
+		// one per lane; plain adds to words of each invocation's own
+		// cost a fraction, when bins/2 words per invocation fit.
+		priv := 1 << bits.Len(uint(max(bins, 16)-1))
+		fits := priv/2*s.opt.GroupSize*4 <= c.Caps().MaxSharedMemory
+		if path == histAuto && c.Caps().Software {
+			path = histPrivate
+		}
+		switch {
+		case path == histPrivate && fits:
+			private = priv
+		case path != histGlobal && bins <= min(maxSharedBins, c.Caps().MaxSharedMemory/4/2):
 			shared = 1 << bits.Len(uint(max(bins, 256)-1))
 		}
 		p := s.primProgram("scan/histogram.comp", map[string]string{
 			"RANGE": strconv.Itoa(mode), "TYPE": strconv.Itoa(typ),
-			"SHARED_BINS": strconv.Itoa(shared), "ITEMS": strconv.Itoa(histItems),
+			"SHARED_BINS": strconv.Itoa(shared), "PRIVATE_BINS": strconv.Itoa(private), "ITEMS": strconv.Itoa(histItems),
 		})
 		tile := 4 * s.opt.GroupSize * histItems // 4 samples a vector
 		tiles := ceilDiv(n, tile)

@@ -52,14 +52,12 @@ func TestHistogram(t *testing.T) {
 		{name: "wg8", opt: scan.Options{GroupSize: 8, Vectors: 1}, full: true},
 		{name: "default", opt: scan.Options{}},
 	} {
-		for _, global := range []bool{false, true} {
-			name := cfg.name + "/shared"
-			if global {
-				name = cfg.name + "/global"
-			}
-			t.Run(name, func(t *testing.T) {
+		// "": the driver's choice; private and shared fall back to the
+		// next path where the bins do not fit.
+		for _, path := range []string{"", "private", "shared", "global"} {
+			t.Run(cfg.name+"/"+path, func(t *testing.T) {
 				s := primScanner(t, c, cfg)
-				scan.SetNoSharedHistogram(s, global)
+				scan.SetHistogramPath(s, path)
 				histCases[uint32](t, c, s, cfg, [][2]uint32{{0, 0xFFFFFFFF}, {5, 1000}, {0x3F000000, 0x80000001}})
 				histCases[int32](t, c, s, cfg, [][2]int32{{math.MinInt32, math.MaxInt32}, {-1000, 1000}, {0, 8}})
 				histCases[float32](t, c, s, cfg, [][2]float32{{-1, 1}, {0, 0.5}, {-1e30, 1e30}, {float32(math.Copysign(0, -1)), 1}})

@@ -18,16 +18,15 @@ type primScratch struct {
 	progs map[string]*gpu.Program // by file and defines
 	words [numScratch]*gpu.Buffer[uint32]
 
-	// Tests: the histogram counts straight into global memory, as it does
-	// for more bins than shared memory holds.
-	noSharedHistogram bool
+	// Tests: the histogram's path (histAuto: chosen from the bins and the
+	// driver).
+	histPath int
 }
 
 // The per-element scratch arrays; a primitive names the ones it uses.
 const (
-	scratchFlags = iota // selection or head flags, 0 or 1
-	scratchTails        // tail flags
-	scratchPos          // exclusive scans, segmented scans
+	scratchFlags = iota // head flags, 0 or 1
+	scratchPos          // segmented scans
 	scratchEnds         // run ends
 	scratchCount        // one word: a count the GPU keeps
 	numScratch
@@ -115,8 +114,7 @@ func typeName[T Elem]() string {
 	return [...]string{"uint", "int", "float"}[typeOf[T]()]
 }
 
-// mapItems is the ITEMS of the elementwise kernels (predicate.comp,
-// transform.comp): 16-byte vectors per invocation, strided by the group
+// mapItems is the ITEMS of the elementwise kernels (transform.comp): 16-byte vectors per invocation, strided by the group
 // size as in the copy kernel, so an invocation handles 4*mapItems
 // elements (Program.DispatchItems).
 const mapItems = 4

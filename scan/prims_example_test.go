@@ -152,3 +152,48 @@ func ExampleLoadBalancingSearch() {
 	// [0 0 2 2 2] [0 1 0 1 2]
 	// [0.5 0.5 2.5 2.5 2.5]
 }
+
+// Select by a predicate of one's own GLSL file, testdata/predicates/band.comp:
+//
+//	#version 450
+//	#include "scan/select.glsl"
+//	uniform float lo;
+//	uniform float hi;
+//	layout(std430, binding = SCAN_FIRST_FREE_BINDING) readonly buffer Allowed { uint allowed[]; };
+//	bool scanPredicate(float x, uint i) {
+//	    return x >= lo && x < hi && allowed[i % uint(allowed.length())] != 0u;
+//	}
+//
+// Bind sets its uniforms and binds its buffer before each dispatch, so
+// each call sees the bounds of the moment.
+func ExampleSelectIfKernel() {
+	withScanner(func(c *gpu.Context, s *scan.Scanner) {
+		src, _ := gpu.NewBufferFrom(c, []float32{0.5, 0.1, 0.9, 0.3, 0.7, 0.2})
+		defer src.Delete()
+		allowed, _ := gpu.NewBufferFrom(c, []uint32{1, 1, 1, 1, 0, 1}) // all but index 4
+		defer allowed.Delete()
+		dst, _ := gpu.NewBuffer[float32](c, 6)
+		defer dst.Delete()
+		lo, hi := float32(0.25), float32(1)
+		band := &scan.Predicate{
+			Name: "testdata/predicates/band.comp",
+			Bind: func(p *gpu.Program) {
+				p.SetFloat("lo", lo)
+				p.SetFloat("hi", hi)
+				c.BindStorage(scan.FirstFreeBinding, allowed)
+			},
+		}
+		k, err := scan.SelectIfKernel(s, gpu.Array[float32](dst), src, band)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Println(dst.Download()[:k])
+		lo, hi = 0, 0.4
+		k, _ = scan.PartitionIfKernel(s, gpu.Array[float32](dst), src, band)
+		fmt.Println(k, dst.Download())
+	})
+	// Output:
+	// [0.5 0.9 0.3]
+	// 3 [0.1 0.3 0.2 0.5 0.9 0.7]
+}

@@ -15,7 +15,11 @@ import (
 // past uniqueKeys.Len() (or sums.Len()) are dropped from it. Outputs may
 // not overlap each other or the inputs. Integer sums and Max and Min are
 // exact; float Add rounds as the segmented scans do (see Determinism).
-// Scratch: three words per key. It waits for the GPU.
+// Two passes, reading the keys in each: a segmented inclusive scan of
+// the values restarting where the keys change (found as the tiles load
+// them) leaves each run's op at its last element; then Unique's pass,
+// in which that last element also copies it to sums. Scratch: one word per
+// key. It waits for the GPU.
 func ReduceByKey[K any, V Elem](s *Scanner, uniqueKeys gpu.Array[K], sums gpu.Array[V], keys gpu.Array[K], values gpu.Array[V], op Op) int {
 	const fn = "ReduceByKey"
 	s.live(fn)
@@ -35,19 +39,21 @@ func ReduceByKey[K any, V Elem](s *Scanner, uniqueKeys gpu.Array[K], sums gpu.Ar
 	disjoint(fn, "sums", sums, "values", values)
 	typ := typeOf[V]()
 	var count int
-	c := s.c
-	c.Do(func() {
-		heads, tails, _ := s.runs(fn, w, keys, n, true, false)
+	s.c.Do(func() {
+		scanned := s.scratch(fn, scratchPos, n)
 		if n > 0 {
-			// A segmented inclusive scan restarted at the heads holds each
-			// run's op at its tail; compacting by the tails moves it to
-			// the run's number.
-			scanned := s.scratch(fn, scratchPos, n)
-			s.run(&scanJob{fn: fn, typ: typ, op: op, seg: true, n: n, src: values, flags: heads, dst: scanned,
+			s.run(&scanJob{fn: fn, typ: typ, op: op, seg: true, keyWords: w, n: n, src: values, flags: keys, dst: scanned,
 				init: identity[V](op), inclusive: true, floatAdd: typ == 2 && op == Add})
-			s.run(&scanJob{fn: fn, typ: 0, op: Add, out: 2, words: 1, n: n, src: scanned, flags: tails, dst: sums, dstLen: m})
 		}
-		count = Compact(s, uniqueKeys, keys, gpu.Array[uint32](heads))
+		scanned1 := s.LastPlan().Dispatches
+		count, _ = s.compactCount(&scanJob{fn: fn, typ: 0, op: Add, out: outRuns, words: w, keyWords: w, n: n,
+			src: keys, flags: keys, dst: uniqueKeys, dstLen: array(s, fn, "uniqueKeys", uniqueKeys),
+			tails: tailsValues, tailSrc: scanned, tailDst: sums, tailLen: m})
+		if n > 0 {
+			plan := s.LastPlan()
+			plan.Dispatches += scanned1
+			s.setPlan(plan)
+		}
 	})
 	return count
 }

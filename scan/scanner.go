@@ -279,6 +279,12 @@ type progKey struct {
 	sub     bool
 	spin    int  // lookback.glsl's SPIN (-1: not a look-back kernel)
 	nopub   bool // lookback.glsl's PUBLISH=0 (tests)
+
+	keyWords int        // load.glsl's KEY_WORDS: flags are the heads of runs of keys
+	tails    int        // scan.comp's TAILS (OUT_RUNS)
+	predType int        // MAP_PREDICATE: the elements' TYPE (PRED_TYPE)
+	pred     string     // MAP_PREDICATE: the user's expression (PRED_EXPR), or
+	user     *Predicate // the user's kernel file, built around select.glsl
 }
 
 func (k progKey) defines(s *Scanner) map[string]string {
@@ -300,9 +306,25 @@ func (k progKey) defines(s *Scanner) map[string]string {
 		if k.sub && s.emulate {
 			d["SUBGROUP_EMULATE"] = "1"
 		}
+		d["MAP"] = strconv.Itoa(k.mapMode)
+		if k.keyWords > 0 {
+			d["KEY_WORDS"] = strconv.Itoa(k.keyWords)
+		}
+		if k.mapMode == mapPredicate {
+			d["PRED_TYPE"] = strconv.Itoa(k.predType)
+			if k.pred != "" {
+				d["PRED_EXPR"] = k.pred
+			}
+		}
+		if k.user != nil {
+			d["SCAN_KERNEL"] = map[bool]string{true: "0", false: "1"}[k.file == "scan/scan.comp"]
+		}
 		if k.file == "scan/scan.comp" {
 			d["CARRY"] = strconv.Itoa(k.carry)
 			d["OUT"] = strconv.Itoa(k.out)
+			if k.tails != tailsNone {
+				d["TAILS"] = strconv.Itoa(k.tails)
+			}
 			d["TOTAL"] = b(k.total)
 			d["RECORD_WORDS"] = strconv.Itoa(k.words)
 			if k.spin >= 0 {
@@ -322,8 +344,6 @@ func (k progKey) defines(s *Scanner) map[string]string {
 			if k.nopub {
 				d["PUBLISH"] = "0"
 			}
-		} else {
-			d["MAP"] = strconv.Itoa(k.mapMode)
 		}
 	case "scan/send.comp":
 		d["PASS"] = strconv.Itoa(k.pass)
@@ -337,16 +357,34 @@ func (k progKey) defines(s *Scanner) map[string]string {
 // program returns the kernel for k, building it on first use. A subgroup
 // kernel that the driver fails to build turns subgroups off for good (for
 // segmented kernels only, if it is one) and the shared-memory kernel is
-// used; any other build failure is a bug in this package and panics.
+// used; any other build failure is a bug in this package and panics
+// (kernels around a user's predicate are built by programErr first, which
+// returns their errors).
 func (s *Scanner) program(k progKey) (*gpu.Program, progKey) {
+	p, k, err := s.programErr(k)
+	if err != nil {
+		panic(err)
+	}
+	return p, k
+}
+
+func (s *Scanner) programErr(k progKey) (*gpu.Program, progKey, error) {
 	if k.sub && (!s.subgroups || k.seg && !s.segSub) {
 		k.sub = false
 	}
 	if p := s.progs[k]; p != nil {
-		return p, k
+		return p, k, nil
 	}
-	p, err := s.c.Program(k.file, k.defines(s))
+	p, err := s.build(k)
 	if err != nil && k.sub {
+		// Ours or the user's? Without subgroups the user's code is the
+		// same: if that builds, the subgroup code is what the driver
+		// refused.
+		plain := k
+		plain.sub = false
+		if _, _, perr := s.programErr(plain); perr != nil {
+			return nil, k, perr
+		}
 		s.mu.Lock()
 		if k.seg {
 			s.segSub = false
@@ -354,21 +392,41 @@ func (s *Scanner) program(k progKey) (*gpu.Program, progKey) {
 			s.subgroups, s.segSub = false, false
 		}
 		s.mu.Unlock()
-		k.sub = false
-		return s.program(k)
+		return s.programErr(plain)
 	}
 	if err != nil {
-		panic(err)
+		return nil, k, err
 	}
 	s.progs[k] = p
-	return p, k
+	return p, k, nil
+}
+
+// build compiles k: one of the package's files, or the user's kernel.
+func (s *Scanner) build(k progKey) (*gpu.Program, error) {
+	if k.user == nil {
+		return s.c.Program(k.file, k.defines(s))
+	}
+	if k.user.FS == nil {
+		return s.c.UserProgramFile(k.user.Name, k.defines(s))
+	}
+	return s.c.UserProgram(k.user.FS, k.user.Name, k.defines(s))
 }
 
 // grow returns *b with room for n words, replacing it (zero-filled) by one
-// of the next power of two when it is smaller.
+// of the next power of two when it is smaller. Failing to allocate panics:
+// scratch grows inside calls that return no error (Reserve allocates it up
+// front, with one).
 func (s *Scanner) grow(fn string, b **gpu.Buffer[uint32], n int) *gpu.Buffer[uint32] {
+	nb, err := s.growErr(fn, b, n)
+	if err != nil {
+		panic(err.Error())
+	}
+	return nb
+}
+
+func (s *Scanner) growErr(fn string, b **gpu.Buffer[uint32], n int) (*gpu.Buffer[uint32], error) {
 	if *b != nil && (*b).Len() >= n {
-		return *b
+		return *b, nil
 	}
 	size := 1 << bits.Len(uint(max(n, 16)-1))
 	if lim := int(s.c.Caps().MaxSSBOSize / 4); size > lim {
@@ -376,11 +434,63 @@ func (s *Scanner) grow(fn string, b **gpu.Buffer[uint32], n int) *gpu.Buffer[uin
 	}
 	nb, err := gpu.NewBuffer[uint32](s.c, size)
 	if err != nil {
-		panic(fmt.Sprintf("scan: %s: allocating %d words of scratch: %v", fn, size, err))
+		return nil, fmt.Errorf("scan: %s: allocating %d words of scratch: %w", fn, size, err)
 	}
 	(*b).Delete()
 	*b = nb
-	return nb
+	return nb, nil
+}
+
+// Reserve allocates now the scratch memory that the Scanner's calls on
+// arrays of up to n elements need (the scans' tile totals and look-back
+// state, Send's winners, the primitives' per-element scratch), so that
+// those calls allocate nothing on the GPU later. Without it scratch grows
+// at the first call that needs it, and a failure to allocate it there
+// panics; a renderer that reserves for its largest frame up front learns
+// of a lack of memory here instead, as an error, before the frame starts.
+// Reserving less than is held frees nothing. On error some scratch may
+// have grown, nothing that was held is lost, and the Scanner stays usable.
+func (s *Scanner) Reserve(n int) error {
+	const fn = "Reserve"
+	s.live(fn)
+	if n < 0 {
+		panic(fmt.Sprintf("scan: Reserve: n is %d", n))
+	}
+	var err error
+	s.c.Do(func() {
+		grow := func(b **gpu.Buffer[uint32], words int) {
+			if err == nil {
+				_, err = s.growErr(fn, b, words)
+			}
+		}
+		tiles := max(1, ceilDiv(n, s.tile))
+		old := s.state
+		grow(&s.state, 4+4*tiles)
+		if s.state != old {
+			s.ticket = 0 // a new buffer starts with the counter at zero
+		}
+		// Reduce-then-scan's levels: tile totals, and heads for segmented
+		// scans.
+		for k, size := 1, n; size > s.tile; k++ {
+			size = ceilDiv(size, s.tile)
+			for len(s.levels) <= k {
+				s.levels = append(s.levels, nil)
+				s.levelHeads = append(s.levelHeads, nil)
+			}
+			grow(&s.levels[k], size)
+			grow(&s.levelHeads[k], size)
+		}
+		grow(&s.result, 4)
+		grow(&s.winner, n)
+		for k := range s.prim.words {
+			if k == scratchCount {
+				grow(&s.prim.words[k], 1)
+			} else {
+				grow(&s.prim.words[k], n)
+			}
+		}
+	})
+	return err
 }
 
 // typeOf is the TYPE define of T.

@@ -47,5 +47,5 @@ func SegmentedCopy[T any](s *Scanner, dst, src gpu.Array[T], flags gpu.Array[uin
 	disjoint(fn, "dst", dst, "flags", flags)
 	// A max-scan of (flags[i] != 0 ? i : 0) finds each element's head; the
 	// kernel copies the head's record instead of storing the index.
-	s.run(&scanJob{fn: fn, typ: 0, op: Max, out: 1, words: w, n: n, src: src, flags: flags, dst: dst, inclusive: true})
+	s.run(&scanJob{fn: fn, typ: 0, op: Max, out: outSegmentedCopy, words: w, n: n, src: src, flags: flags, dst: dst, inclusive: true})
 }

@@ -1,68 +1,98 @@
 package scan
 
 import (
-	"strconv"
+	"fmt"
 
 	"github.com/dpgl/dpgl/gpu"
 )
 
 // SelectIf copies the src[i] for which the GLSL expression pred holds, in
-// order, to the front of dst, and returns how many there are: Compact
-// with the flags computed from pred. pred sees x, the element (a uint,
-// int or float as T), and i, its index (a uint), and is converted to
-// bool: "x > 0.5", "(x & 1u) == 0u", "i % 3u == 0u && !isnan(x)". It is
-// spliced into the kernel as a #define, one line; an expression the
-// driver cannot compile is returned as an error that quotes it with the
-// driver's log. Elements past dst.Len() are dropped as by Compact. dst
-// may not overlap src. Scratch: one word per element. It waits for the
+// order, to the front of dst, and returns how many there are. pred sees x,
+// the element (a uint, int or float as T), and i, its index (a uint), and
+// is converted to bool: "x > 0.5", "(x & 1u) == 0u", "i % 3u == 0u &&
+// !isnan(x)". It is spliced into the kernel as a #define, one line; an
+// expression the driver cannot compile is returned as an error that
+// quotes it with the driver's log. Elements past dst.Len() are dropped as
+// by Compact. dst may not overlap src. One pass: each tile evaluates pred
+// as it loads its elements, counts them, learns how many the tiles before
+// it kept (the look-back) and writes its own. No scratch. It waits for the
 // GPU.
 func SelectIf[T Elem](s *Scanner, dst, src gpu.Array[T], pred string) (int, error) {
 	const fn = "SelectIf"
-	s.live(fn)
-	array(s, fn, "dst", dst)
-	n := array(s, fn, "src", src)
-	disjoint(fn, "dst", dst, "src", src)
+	j := selectJob(s, fn, dst, src)
 	if err := checkExpr(fn, "predicate", pred); err != nil {
 		return 0, err
 	}
-	var count int
-	var err error
-	s.c.Do(func() {
-		flags := s.scratch(fn, scratchFlags, n)
-		if err = s.predicate(fn, typeOf[T](), pred, src, flags, n); err != nil {
-			return
-		}
-		count = Compact(s, dst, src, gpu.Array[uint32](flags))
-	})
-	return count, err
+	j.pred = pred
+	n, err := s.compactCount(j)
+	if err != nil {
+		return 0, fmt.Errorf("scan: %s: the predicate %q does not compile: %w", fn, pred, err)
+	}
+	return n, nil
 }
 
-// predicate writes flags[i] = pred(src[i]) (0 or 1) for i < n; an empty
-// pred normalizes src's nonzero flags to 1 instead (callers check user
-// predicates with checkExpr first). It runs on the GL thread.
-func (s *Scanner) predicate(fn string, typ int, pred string, src gpu.Storage, flags gpu.Range[uint32], n int) error {
-	c := s.c
-	d := map[string]string{"TYPE": strconv.Itoa(typ), "ITEMS": strconv.Itoa(mapItems)}
-	var p *gpu.Program
-	if pred == "" {
-		d["FROM_FLAGS"] = "1"
-		p = s.primProgram("scan/predicate.comp", d)
+// SelectIfKernel is SelectIf with the predicate a function of the user's
+// GLSL file (see Predicate): the src[i] for which scanPredicate(src[i], i)
+// holds go to the front of dst, in order. A file that does not compile is
+// returned as an error naming the file and line. It waits for the GPU.
+func SelectIfKernel[T Elem](s *Scanner, dst, src gpu.Array[T], pred *Predicate) (int, error) {
+	const fn = "SelectIfKernel"
+	j := selectJob(s, fn, dst, src)
+	checkPredicate(fn, pred)
+	j.user = pred
+	n, err := s.compactCount(j)
+	if err != nil {
+		return 0, fmt.Errorf("scan: %s: %w", fn, err)
+	}
+	return n, nil
+}
+
+func selectJob[T Elem](s *Scanner, fn string, dst, src gpu.Array[T]) *scanJob {
+	s.live(fn)
+	m := array(s, fn, "dst", dst)
+	n := array(s, fn, "src", src)
+	disjoint(fn, "dst", dst, "src", src)
+	return &scanJob{fn: fn, typ: 0, op: Add, out: outCompact, words: 1, n: n, src: src, dst: dst, dstLen: m, predType: typeOf[T]()}
+}
+
+// compactCount runs j, a compaction (OUT_COMPACT or OUT_RUNS), and returns
+// its count, or the error of building a kernel around the user's
+// predicate.
+func (s *Scanner) compactCount(j *scanJob) (int, error) {
+	var count uint32
+	var err error
+	s.c.Do(func() {
+		j.total, j.totalAt = s.grow(j.fn, &s.result, 4), 0
+		if err = s.prepare(j); err != nil {
+			return
+		}
+		s.run(j)
+		count = s.result.Get(0)
+	})
+	return int(count), err
+}
+
+// prepare builds the kernels that run(j) will use, so that a kernel around
+// a user's predicate fails here, with an error, rather than in run. It
+// runs on the GL thread.
+func (s *Scanner) prepare(j *scanJob) error {
+	var keys []progKey
+	if s.pathFor(j) == PathLookBack {
+		k := j.key(2, true)
+		k.spin, k.nopub = s.spin, s.nopub
+		keys = append(keys, k)
 	} else {
-		d["PRED_EXPR"] = pred
-		var err error
-		if p, err = s.userProgram(fn, "predicate", pred, "scan/predicate.comp", d); err != nil {
+		carry := 0
+		if j.n > s.tile {
+			carry = 1
+			keys = append(keys, j.reduceKey())
+		}
+		keys = append(keys, j.key(carry, true))
+	}
+	for _, k := range keys {
+		if _, _, err := s.programErr(k); err != nil {
 			return err
 		}
 	}
-	if n == 0 {
-		return nil
-	}
-	c.BindStorage(0, src)
-	c.BindStorage(1, src)
-	c.BindStorage(2, flags)
-	c.BindStorage(3, flags)
-	p.SetUint("n", uint32(n))
-	p.DispatchItems(n, 4*mapItems)
-	c.Barrier(gpu.BarrierStorage) // the scan reads the flags
 	return nil
 }

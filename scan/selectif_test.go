@@ -185,12 +185,15 @@ func TestUserExpressionErrors(t *testing.T) {
 	if _, err := scan.PartitionIf(s, dst, src, "x > 1.0"); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := scan.SelectIf(s, dst, src, "x > 1.0"); err != nil {
+		t.Fatal(err)
+	}
 	before := c.Live()
 	for _, tc := range []struct {
 		expr string
 		want []string
 	}{
-		{"x >< 2.0", []string{"scan: SelectIf: the predicate \"x >< 2.0\" does not compile", "predicate.comp"}},
+		{"x >< 2.0", []string{"scan: SelectIf: the predicate \"x >< 2.0\" does not compile", "load.glsl"}},
 		{"y > 1.0", []string{"does not compile", "y"}},
 		{"", []string{"scan: SelectIf: the predicate is empty"}},
 		{"x > 1.0\n#error", []string{"spans lines"}},

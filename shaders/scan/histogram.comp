@@ -12,7 +12,11 @@
 //
 // Privatized (SHARED_BINS > 0, bins <= SHARED_BINS): each group counts its
 // samples into shared memory, then adds each nonzero bin to counts with one
-// atomic; else every sample is a global atomic. A group takes tiles of
+// atomic; else every sample is a global atomic. Privatized per invocation
+// (PRIVATE_BINS > 0, bins <= PRIVATE_BINS, for CPU drivers, where every
+// atomic is a locked instruction per lane): each invocation counts into
+// words of its own in shared memory, without atomics, and the group sums
+// them per bin at the end. A group takes tiles of
 // WG_SIZE*ITEMS consecutive 16-byte vectors of samples, grid-stride over
 // the dispatch's groups, its invocations reading consecutive vectors.
 // Samples are bound twice, as vectors and as scalars for the last, partial
@@ -22,6 +26,8 @@
 // lint: RANGE=0 TYPE=1 SHARED_BINS=256 WG_SIZE=64
 // lint: RANGE=0 TYPE=2 SHARED_BINS=4096
 // lint: RANGE=1 TYPE=0 SHARED_BINS=1024
+// lint: RANGE=0 TYPE=2 SHARED_BINS=0 PRIVATE_BINS=256 WG_SIZE=64
+// lint: RANGE=1 TYPE=1 SHARED_BINS=0 PRIVATE_BINS=16 WG_SIZE=8
 
 #ifndef WG_SIZE
 #define WG_SIZE 256
@@ -34,6 +40,9 @@
 #endif
 #ifndef ITEMS
 #define ITEMS 8
+#endif
+#ifndef PRIVATE_BINS
+#define PRIVATE_BINS 0
 #endif
 
 layout(local_size_x = WG_SIZE) in;
@@ -51,7 +60,14 @@ layout(std430, binding = 3) readonly buffer SamplesOne { uint samples1[]; };
 layout(std430, binding = 1) readonly buffer Boundaries { uint boundaries[]; };
 layout(std430, binding = 2) buffer Counts { uint counts[]; };
 
-#if SHARED_BINS > 0
+#if PRIVATE_BINS > 0
+// Word (b/2)*WG_SIZE + t holds invocation t's counts of bins b & ~1 (low
+// half) and b | 1 (high half): no two invocations share a word, so they
+// count with plain adds. A half cannot overflow: an invocation counts at
+// most 2048 samples per dispatch (the host gives a group at most 128
+// tiles of 4*ITEMS samples per invocation).
+shared uint priv[(PRIVATE_BINS / 2) * WG_SIZE];
+#elif SHARED_BINS > 0
 shared uint local[SHARED_BINS];
 #endif
 
@@ -140,7 +156,9 @@ void count(uint b) {
     if (b >= bins) {
         return;
     }
-#if SHARED_BINS > 0
+#if PRIVATE_BINS > 0
+    priv[(b >> 1) * uint(WG_SIZE) + gl_LocalInvocationIndex] += 1u << ((b & 1u) << 4);
+#elif SHARED_BINS > 0
     atomicAdd(local[b], 1u);
 #else
     atomicAdd(counts[b], 1u);
@@ -151,7 +169,14 @@ void main() {
     uint lid = gl_LocalInvocationID.x;
     uint group = dpglGroupIndex();
     uint groups = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
-#if SHARED_BINS > 0
+    uint pairs = (bins + 1u) / 2u;
+#if PRIVATE_BINS > 0
+    for (uint w = lid; w < pairs * uint(WG_SIZE); w += uint(WG_SIZE)) {
+        priv[w] = 0u;
+    }
+    memoryBarrierShared();
+    barrier();
+#elif SHARED_BINS > 0
     for (uint b = lid; b < bins; b += uint(WG_SIZE)) {
         local[b] = 0u;
     }
@@ -175,7 +200,24 @@ void main() {
             }
         }
     }
-#if SHARED_BINS > 0
+#if PRIVATE_BINS > 0
+    memoryBarrierShared();
+    barrier();
+    for (uint q = lid; q < pairs; q += uint(WG_SIZE)) {
+        uint lo = 0u, hi = 0u;
+        for (uint t = 0u; t < uint(WG_SIZE); t++) {
+            uint w = priv[q * uint(WG_SIZE) + t];
+            lo += w & 0xFFFFu;
+            hi += w >> 16;
+        }
+        if (lo != 0u) {
+            atomicAdd(counts[2u * q], lo);
+        }
+        if (hi != 0u) { // never for the missing bin of an odd count
+            atomicAdd(counts[2u * q + 1u], hi);
+        }
+    }
+#elif SHARED_BINS > 0
     barrier();
     for (uint b = lid; b < bins; b += uint(WG_SIZE)) {
         uint v = local[b];

@@ -10,7 +10,10 @@
 //          words; dst[g] is left alone where g belongs to no segment.
 // Each invocation takes 4*ITEMS consecutive items: a binary search finds
 // the first one's segment, forward seeks (lbsSeek) the others'; OUT 0
-// stores them as 16-byte vectors, bound twice as in load.glsl.
+// stores them as 16-byte vectors, bound twice as in load.glsl. The binary
+// search runs only over the segments of the group's items, which one
+// invocation finds first by two searches over all of them: log2 of a
+// tile's segments steps per invocation instead of log2 of all.
 //
 // lint: OUT=0 RANK=1
 // lint: OUT=1 RECORD_WORDS=3 WG_SIZE=64 ITEMS=1
@@ -52,11 +55,34 @@ layout(std430, binding = 6) writeonly buffer Dst { uint dst[]; };
 
 #define NONE 0xFFFFFFFFu
 
+// The group's items that belong to a segment lie in segments groupLo ..
+// groupHi-1.
+shared uint groupLo, groupHi;
+
 void main() {
+    if (gl_LocalInvocationIndex == 0u) {
+        uint g0 = dpglGroupIndex() * uint(WG_SIZE * 4 * ITEMS);
+        uint lo = 0u, hi = segments;
+        if (g0 < n && segments > 0u) {
+            uint g1 = min(g0 + uint(WG_SIZE * 4 * ITEMS), n) - 1u; // the group's last item
+            if (offsets[0] <= g1) {
+                // offset[lo] <= every item searched for (each is >= g0, or
+                // lo = 0 and the caller checks offsets[0] <= g), and
+                // offset[hi] > g1 (lbsLocate never reads offset[hi]).
+                lo = offsets[0] <= g0 ? lbsLocate(0u, segments, g0) : 0u;
+                hi = lbsLocate(lo, segments, g1) + 1u;
+            }
+        }
+        groupLo = lo;
+        groupHi = hi;
+    }
+    memoryBarrierShared();
+    barrier();
     uint first = dpglGlobalIndex() * uint(4 * ITEMS);
     if (first >= n) {
         return;
     }
+    uint lo = groupLo, hi = groupHi;
     uint p = NONE;
     for (uint j = 0u; j < uint(ITEMS); j++) {
         uvec4 seg = uvec4(NONE), rank = uvec4(NONE);
@@ -69,7 +95,7 @@ void main() {
             if (p != NONE) {
                 p = lbsSeek(p, g);
             } else if (segments > 0u && offsets[0] <= g) {
-                p = lbsLocate(0u, segments, g);
+                p = lbsLocate(lo, hi, g);
             }
             seg[k] = p;
             rank[k] = p == NONE ? NONE : g - offsets[p];

@@ -1,34 +1,107 @@
 // Loading a tile's elements four at a time (one 16-byte vector per load
-// where all four lie below n), as the V values a scan combines. MAP says
-// what an element is:
-//   0  the value src[e] (with its head flag flags[e] when SEGMENTED)
-//   1  1 where flags[e] != 0, else 0 (counts, compaction positions)
-//   2  e where flags[e] != 0, else 0 (max-scanned: the index of e's head)
+// where all four lie below n), as the V values a scan combines. MAP
+// (modes.glsl) says what an element is:
+//   MAP_VALUES      the value src[e] (with its head flag flags[e] when
+//                   SEGMENTED)
+//   MAP_COUNT       1 where flags[e] != 0, else 0 (counts, compaction
+//                   positions)
+//   MAP_HEAD_INDEX  e where flags[e] != 0, else 0 (max-scanned: the index
+//                   of e's head)
+//   MAP_PREDICATE   1 where scanPredicate(x, e) holds for x = src[e] (of
+//                   PRED_TYPE), else 0: PRED_EXPR, or a function of the
+//                   user's kernel that includes this file (select.glsl)
+// With KEY_WORDS > 0 the flags are not read but computed: binding 3 then
+// holds keys of KEY_WORDS words, and flags[e] is 1 where a run of equal
+// keys starts (e = 0 or key e-1 differs from key e in some word), so that
+// unique, run-length encoding and reduce-by-key read their keys once.
 // Element 0 always heads a segment. Elements at or past n are the identity.
 //
 // Each array is bound twice, as vectors and as scalars: the scalar view
 // reads the last, partial vector, which the vector view would read past the
 // end of the bound range.
 
+#include "modes.glsl"
+
 #ifndef MAP
-#define MAP 0
+#define MAP MAP_VALUES
+#endif
+#ifndef KEY_WORDS
+#define KEY_WORDS 0
+#endif
+#ifndef LOAD_RECORDS
+#define LOAD_RECORDS 0
 #endif
 
 uniform uint n; // elements
 
-#if MAP == 0
+#define READS_SRC (MAP == MAP_VALUES || MAP == MAP_PREDICATE)
+#define READS_FLAGS (MAP == MAP_COUNT || MAP == MAP_HEAD_INDEX || SEGMENTED)
+
+#if READS_SRC
 layout(std430, binding = 0) readonly buffer SrcVec { T4 src4[]; };
+#endif
+// LOAD_RECORDS: scan.comp reads records of uint words here (T is uint then).
+#if READS_SRC || LOAD_RECORDS
 layout(std430, binding = 1) readonly buffer SrcOne { T src1[]; };
 #endif
-#if MAP != 0 || SEGMENTED
+#if READS_FLAGS
 layout(std430, binding = 2) readonly buffer FlagVec { uvec4 flags4[]; };
 layout(std430, binding = 3) readonly buffer FlagOne { uint flags1[]; };
 #endif
 
+#if KEY_WORDS > 0
+// keyHead: e starts a run of equal keys.
+bool keyHead(uint e) {
+    if (e == 0u) {
+        return true;
+    }
+    for (uint w = 0u; w < uint(KEY_WORDS); w++) {
+        if (flags1[(e - 1u) * uint(KEY_WORDS) + w] != flags1[e * uint(KEY_WORDS) + w]) {
+            return true;
+        }
+    }
+    return false;
+}
+#endif
+
+#if READS_FLAGS
+uint flagAt(uint e) {
+#if KEY_WORDS > 0
+    return uint(keyHead(e));
+#else
+    return flags1[e];
+#endif
+}
+#endif
+
+#if MAP == MAP_PREDICATE
+#ifndef PRED_TYPE
+#define PRED_TYPE 0
+#endif
+#if PRED_TYPE == 0
+#define PRED_T uint
+PRED_T predFromBits(uint b) { return b; }
+#elif PRED_TYPE == 1
+#define PRED_T int
+PRED_T predFromBits(uint b) { return int(b); }
+#else
+#define PRED_T float
+PRED_T predFromBits(uint b) { return uintBitsToFloat(b); }
+#endif
+#ifdef PRED_EXPR
+bool scanPredicate(PRED_T x, uint i) {
+    return bool(PRED_EXPR);
+}
+#else
+// Defined by the user's kernel (select.glsl).
+bool scanPredicate(PRED_T x, uint i);
+#endif
+#endif
+
 V elemOf(uint e, T v, uint f) {
-#if MAP == 1
+#if MAP == MAP_COUNT || MAP == MAP_PREDICATE
     return f != 0u ? 1u : 0u;
-#elif MAP == 2
+#elif MAP == MAP_HEAD_INDEX
     return f != 0u ? e : 0u;
 #elif SEGMENTED
     return Seg(f != 0u || e == 0u ? 1u : 0u, v);
@@ -43,24 +116,41 @@ void loadVec(uint j, out V x[4]) {
     T4 v = T4(ident());
     uvec4 f = uvec4(0u);
     if (e0 + 3u < n) {
-#if MAP == 0
+#if READS_SRC
         v = src4[j];
 #endif
-#if MAP != 0 || SEGMENTED
+#if READS_FLAGS
+#if KEY_WORDS == 1
+        // One load of four keys and one of the key before them.
+        uvec4 k = flags4[j];
+        uint before = e0 == 0u ? ~k.x : flags1[e0 - 1u];
+        f = uvec4(notEqual(k, uvec4(before, k.xyz)));
+#elif KEY_WORDS > 1
+        for (uint k = 0u; k < 4u; k++) {
+            f[k] = flagAt(e0 + k);
+        }
+#else
         f = flags4[j];
+#endif
 #endif
     } else {
         for (uint k = 0u; k < 4u; k++) {
             if (e0 + k < n) {
-#if MAP == 0
+#if READS_SRC
                 v[k] = src1[e0 + k];
 #endif
-#if MAP != 0 || SEGMENTED
-                f[k] = flags1[e0 + k];
+#if READS_FLAGS
+                f[k] = flagAt(e0 + k);
 #endif
             }
         }
     }
+#if MAP == MAP_PREDICATE
+    // v holds the elements' bits (T is the count's uint).
+    for (uint k = 0u; k < 4u; k++) {
+        f[k] = e0 + k < n && scanPredicate(predFromBits(v[k]), e0 + k) ? 1u : 0u;
+    }
+#endif
     for (uint k = 0u; k < 4u; k++) {
         x[k] = e0 + k < n ? elemOf(e0 + k, v[k], f[k]) : vIdent();
     }

@@ -1,0 +1,265 @@
+// The body of scan.comp (SCAN_KERNEL 0; see there for CARRY, OUT and
+// TOTAL) and of reduce.comp (SCAN_KERNEL 1), in one file so that a user's
+// predicate kernel (select.glsl) can be built as either: gpu.Expand splices
+// includes without evaluating #if, so two files including the same pieces
+// under #if could not both be included.
+
+#ifndef SCAN_KERNEL
+#define SCAN_KERNEL 0
+#endif
+
+#ifndef WG_SIZE
+#define WG_SIZE 256
+#endif
+#ifndef SUBGROUP
+#define SUBGROUP 0
+#endif
+#ifndef SUBGROUP_EMULATE
+#define SUBGROUP_EMULATE 0
+#endif
+#ifndef SEGMENTED
+#define SEGMENTED 0
+#endif
+#ifndef CARRY
+#define CARRY 0
+#endif
+#ifndef RECORD_WORDS
+#define RECORD_WORDS 1
+#endif
+#ifndef TOTAL
+#define TOTAL 0
+#endif
+#ifndef TAILS
+#define TAILS 0
+#endif
+
+#if SUBGROUP && !SUBGROUP_EMULATE
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_vote : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_KHR_shader_subgroup_ballot : require
+#if SEGMENTED
+#extension GL_KHR_shader_subgroup_shuffle_relative : require
+#endif
+#endif
+
+layout(local_size_x = WG_SIZE) in;
+#include "include/common.glsl"
+#include "modes.glsl"
+
+#ifndef OUT
+#define OUT OUT_VALUES
+#endif
+#ifndef MAP
+#if OUT == OUT_SEGMENTED_COPY
+#define MAP MAP_HEAD_INDEX
+#elif OUT != OUT_VALUES
+#define MAP MAP_COUNT
+#else
+#define MAP MAP_VALUES
+#endif
+#endif
+#if OUT != OUT_VALUES
+// Records of uint words at binding 1 (load.glsl's src1; T is uint).
+#define LOAD_RECORDS 1
+#endif
+
+#include "elem.glsl"
+#include "load.glsl"
+#include "tile.glsl"
+
+#if SCAN_KERNEL == 1
+// reduce.comp: the op of each tile's elements (MAP), as bits, to
+// partial[partialAt + tile]; for SEGMENTED also whether the tile holds a
+// head, to partialHeads[partialAt + tile].
+
+uniform uint numTiles;
+uniform uint partialAt;
+
+layout(std430, binding = 6) writeonly buffer Partial { uint partial[]; };
+#if SEGMENTED
+layout(std430, binding = 7) writeonly buffer PartialHeads { uint partialHeads[]; };
+#endif
+
+void main() {
+    uint tile = dpglGroupIndex();
+    if (tile >= numTiles) {
+        return;
+    }
+    V x[VEC][4];
+    for (uint i = 0u; i < uint(VEC); i++) {
+        loadVec(tile * uint(TILE_VECS) + tileVec(i), x[i]);
+    }
+    V total = tileReduce(x);
+    if (gl_LocalInvocationIndex == 0u) {
+        partial[partialAt + tile] = toBits(valOf(total));
+#if SEGMENTED
+        partialHeads[partialAt + tile] = headOf(total);
+#endif
+    }
+}
+
+#else // SCAN_KERNEL == 0: scan.comp
+
+#if CARRY == 2
+#include "lookback.glsl"
+#endif
+
+uniform uint numTiles;
+uniform uint initBits;     // the prefix of element 0 (exclusive scan's init)
+uniform uint inclusive;    // OUT_VALUES: write inclusive values
+uniform uint resetAtHeads; // OUT_VALUES, SEGMENTED exclusive: identity at heads
+uniform uint dstLen;       // OUT_COMPACT, OUT_RUNS: records that fit in dst
+uniform uint totalAt;
+uniform uint countAt;      // OUT_PARTITION
+uniform uint tailLen;      // OUT_RUNS: words that fit in tailDst
+
+#if OUT == OUT_VALUES
+layout(std430, binding = 4) writeonly buffer DstVec { T4 dst4[]; };
+layout(std430, binding = 5) writeonly buffer DstOne { T dst1[]; };
+#else
+layout(std430, binding = 4) writeonly buffer RecDstVec { uvec4 recDst4[]; };
+layout(std430, binding = 5) writeonly buffer RecDst { uint recDst[]; };
+#endif
+#if CARRY == 1
+layout(std430, binding = 6) readonly buffer Carry { uint carryIn[]; };
+#endif
+#if TOTAL
+layout(std430, binding = 7) writeonly buffer Total { uint totalOut[]; };
+#elif OUT == OUT_PARTITION
+layout(std430, binding = 7) readonly buffer Count { uint countIn[]; };
+#endif
+#if OUT == OUT_RUNS && TAILS != TAILS_NONE
+#if TAILS == TAILS_VALUES
+layout(std430, binding = 8) readonly buffer TailSrc { uint tailSrc[]; };
+#endif
+layout(std430, binding = 9) writeonly buffer TailDst { uint tailDst[]; };
+#endif
+
+#if OUT != OUT_VALUES
+void copyRecord(uint to, uint from) {
+    for (uint w = 0u; w < uint(RECORD_WORDS); w++) {
+        recDst[to * uint(RECORD_WORDS) + w] = src1[from * uint(RECORD_WORDS) + w];
+    }
+}
+#endif
+
+// store writes vector j (elements 4j..4j+3) given each element, its
+// exclusive and its inclusive scan value.
+void store(uint j, V x[4], V ex[4], V inc[4]) {
+    uint e0 = 4u * j;
+#if OUT == OUT_VALUES
+    T4 o;
+    for (uint k = 0u; k < 4u; k++) {
+        o[k] = valOf(inclusive != 0u ? inc[k] : ex[k]);
+#if SEGMENTED
+        if (resetAtHeads != 0u && inclusive == 0u && headOf(x[k]) != 0u) {
+            o[k] = ident();
+        }
+#endif
+    }
+    if (e0 + 3u < n) {
+        dst4[j] = o;
+    } else {
+        for (uint k = 0u; k < 4u; k++) {
+            if (e0 + k < n) {
+                dst1[e0 + k] = o[k];
+            }
+        }
+    }
+#elif OUT == OUT_SEGMENTED_COPY
+    // inc[k] is the index of element e0+k's head.
+    if (RECORD_WORDS == 1 && e0 + 3u < n) {
+        recDst4[j] = uvec4(src1[inc[0]], src1[inc[1]], src1[inc[2]], src1[inc[3]]);
+    } else {
+        for (uint k = 0u; k < 4u; k++) {
+            if (e0 + k < n) {
+                copyRecord(e0 + k, inc[k]);
+            }
+        }
+    }
+#elif OUT == OUT_PARTITION
+    // x[k] is 1 for a selected element, ex[k] the number selected before
+    // it, so e - ex[k] the number rejected before it.
+    uint selected = countIn[countAt];
+    for (uint k = 0u; k < 4u; k++) {
+        uint e = e0 + k;
+        if (e < n) {
+            copyRecord(x[k] != 0u ? ex[k] : selected + (e - ex[k]), e);
+        }
+    }
+#else
+    // OUT_COMPACT, OUT_RUNS: x[k] is 1 for a kept element (a run's head),
+    // ex[k] the number kept before it.
+    for (uint k = 0u; k < 4u; k++) {
+        if (x[k] != 0u && ex[k] < dstLen) {
+            copyRecord(ex[k], e0 + k);
+        }
+    }
+#if OUT == OUT_RUNS && TAILS != TAILS_NONE
+    // The tail of run r (the last element before the next head, or the
+    // last element) has counted r+1 heads: inc[k] = r + 1. Elements
+    // e0+1 .. e0+3 are heads where x says; only e0+4 is compared here.
+    for (uint k = 0u; k < 4u; k++) {
+        uint e = e0 + k;
+        bool tail = e + 1u == n || (k < 3u ? x[k + 1u] != 0u : keyHead(e + 1u));
+        if (e < n && tail && inc[k] - 1u < tailLen) {
+#if TAILS == TAILS_ENDS
+            tailDst[inc[k] - 1u] = e + 1u;
+#else
+            tailDst[inc[k] - 1u] = tailSrc[e];
+#endif
+        }
+    }
+#endif
+#endif
+#if TOTAL
+    if (n - 1u - e0 < 4u) {
+        totalOut[totalAt] = toBits(valOf(inc[n - 1u - e0]));
+    }
+#endif
+}
+
+void main() {
+#if CARRY == 2
+    uint tile = takeTicket();
+#else
+    uint tile = dpglGroupIndex();
+#endif
+    if (tile >= numTiles) {
+        return;
+    }
+    uint v0 = tile * uint(TILE_VECS);
+    V x[VEC][4];
+    for (uint i = 0u; i < uint(VEC); i++) {
+        loadVec(v0 + tileVec(i), x[i]);
+    }
+    V pre[VEC];
+    V total = tileScan(x, pre);
+    V first = vOf(fromBits(initBits));
+#if CARRY == 0
+    V before = first;
+#elif CARRY == 1
+    V before = vOf(fromBits(carryIn[tile]));
+#else
+    V before = lookBack(tile, total, first);
+#endif
+#if TOTAL
+    if (n == 0u && gl_LocalInvocationIndex == 0u) {
+        totalOut[totalAt] = initBits;
+    }
+#endif
+    for (uint i = 0u; i < uint(VEC); i++) {
+        V ex[4];
+        V inc[4];
+        V run = comb(before, pre[i]);
+        for (uint k = 0u; k < 4u; k++) {
+            ex[k] = run;
+            run = comb(run, x[i][k]);
+            inc[k] = run;
+        }
+        store(v0 + tileVec(i), x[i], ex, inc);
+    }
+}
+
+#endif // SCAN_KERNEL
