@@ -196,6 +196,11 @@ func TestBindingsMatchDriver(t *testing.T) {
 		}
 	}
 	for name := range blockBinding {
+		// Winner is the emulated 64-bit path's alone, which a driver with
+		// 64-bit atomics (zink) never builds.
+		if name == "Winner" && c.Caps().Atomic64 {
+			continue
+		}
 		if !checked[name] {
 			t.Errorf("no kernel has an active storage block %s: the table or the kernels are out of date", name)
 		}
