@@ -46,12 +46,30 @@ func (f Field) SampleGrid(dims [3]int) (*Volume, error) {
 	if err := CheckGrid(dims); err != nil {
 		return nil, fmt.Errorf("volume: Field.Sample: %s: %w", f.Name, err)
 	}
-	var sp, org [3]float32
+	v := New(dims, f.spacing(dims), f.origin())
+	f.sampleInto(v, dims, 0)
+	return v, nil
+}
+
+// spacing is the grid's spacing over f's box.
+func (f Field) spacing(dims [3]int) [3]float32 {
+	var sp [3]float32
 	for a := 0; a < 3; a++ {
 		sp[a] = float32((f.Hi[a] - f.Lo[a]) / float64(dims[a]-1))
-		org[a] = float32(f.Lo[a])
 	}
-	v := New(dims, sp, org)
+	return sp
+}
+
+func (f Field) origin() [3]float32 {
+	return [3]float32{float32(f.Lo[0]), float32(f.Lo[1]), float32(f.Lo[2])}
+}
+
+// sampleInto fills v, which holds the sample layers first to
+// first+v.Dims[2]−1 of the grid dims, with f: every sample from the same
+// float64 expression of its whole-grid indices, so that a slab of the
+// grid is bit for bit the grid's own layers.
+func (f Field) sampleInto(v *Volume, dims [3]int, first int) {
+	nx, ny, nz := dims[0], dims[1], v.Dims[2]
 	// The positions are computed in float64 from the box, not from the
 	// float32 spacing, so that the last sample lands on Hi exactly.
 	coord := func(a, i int) float64 {
@@ -64,7 +82,7 @@ func (f Field) SampleGrid(dims [3]int) (*Volume, error) {
 		go func(w int) {
 			defer wg.Done()
 			for z := w; z < nz; z += workers {
-				pz := coord(2, z)
+				pz := coord(2, first+z)
 				for y := 0; y < ny; y++ {
 					py := coord(1, y)
 					row := v.Data[nx*(y+ny*z):]
@@ -76,7 +94,6 @@ func (f Field) SampleGrid(dims [3]int) (*Volume, error) {
 		}(w)
 	}
 	wg.Wait()
-	return v, nil
 }
 
 // SampleCube is Sample(n, n, n).

@@ -101,6 +101,12 @@ func LoadNIfTI(path string) (*Volume, *NIfTIHeader, error) {
 // more voxels than the input can hold is refused before anything is
 // allocated.
 func ReadNIfTI(r io.Reader) (*Volume, *NIfTIHeader, error) {
+	return readNIfTI(r, 0, -1)
+}
+
+// readNIfTI reads r keeping sample layers [z0, z1) alone (z1 < 0: all of
+// them).
+func readNIfTI(r io.Reader, z0, z1 int) (*Volume, *NIfTIHeader, error) {
 	size, sized := inputSize(r)
 	br := bufio.NewReader(r)
 	h := &NIfTIHeader{}
@@ -145,16 +151,26 @@ func ReadNIfTI(r io.Reader) (*Volume, *NIfTIHeader, error) {
 	if err := CheckGrid(dims); err != nil {
 		return nil, nil, fmt.Errorf("volume: NIfTI: dim %v: %w", h.Dim[1:4], err)
 	}
+	if z1 < 0 {
+		z1 = dims[2]
+	}
+	if z0 < 0 || z1 <= z0 || z1 > dims[2] {
+		return nil, nil, fmt.Errorf("volume: NIfTI: sample layers [%d, %d) of dim %v: want 0 <= first < end <= %d", z0, z1, h.Dim[1:4], dims[2])
+	}
 
 	// Skip the 4-byte extension flag and any extensions up to vox_offset.
 	skip := int64(h.VoxOffset) - niftiHeaderSize
 	if n, err := io.CopyN(io.Discard, src, skip); err != nil {
 		return nil, nil, fmt.Errorf("volume: NIfTI: vox_offset: file ends %d bytes into the %d bytes before the voxel data (%w)", n, skip, h.streamErr(err))
 	}
-	v := New(dims, h.spacing(), [3]float32{})
-	// Decode a chunk at a time: the peak memory is the volume and one
-	// chunk, not the file's bytes as well.
+	v := New([3]int{dims[0], dims[1], z1 - z0}, h.spacing(), [3]float32{})
+	// Decode a chunk at a time: the peak memory is the volume (or the
+	// layers kept) and one chunk, not the file's bytes as well. Voxels
+	// outside the layers kept are decoded all the same, into scratch, so
+	// that a slab read fails where the whole read fails.
 	chunk := make([]byte, min(need, 1<<18))
+	keep0, keep1 := z0*dims[0]*dims[1], z1*dims[0]*dims[1] // voxels kept
+	var scratch []float32
 	for i := 0; i < nvox; {
 		k := min(len(chunk)/bytesPer, nvox-i)
 		n, err := io.ReadFull(src, chunk[:k*bytesPer])
@@ -165,8 +181,20 @@ func ReadNIfTI(r io.Reader) (*Volume, *NIfTIHeader, error) {
 		if err != nil {
 			return nil, nil, fmt.Errorf("volume: NIfTI: data: %w", h.streamErr(err))
 		}
-		if err := h.decode(v.Data[i:i+k], chunk[:k*bytesPer], i); err != nil {
-			return nil, nil, err
+		if i >= keep0 && i+k <= keep1 {
+			if err := h.decode(v.Data[i-keep0:i-keep0+k], chunk[:k*bytesPer], i); err != nil {
+				return nil, nil, err
+			}
+		} else {
+			if scratch == nil {
+				scratch = make([]float32, len(chunk)/bytesPer)
+			}
+			if err := h.decode(scratch[:k], chunk[:k*bytesPer], i); err != nil {
+				return nil, nil, err
+			}
+			if a, b := max(i, keep0), min(i+k, keep1); a < b {
+				copy(v.Data[a-keep0:b-keep0], scratch[a-i:b-i])
+			}
 		}
 		i += k
 	}
