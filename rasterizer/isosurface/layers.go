@@ -35,11 +35,25 @@ func Slab(v *volume.Volume, z0, z1 int) Layers {
 	if z0 < 0 || z1 < z0 || z1 > max(nz-1, 0) {
 		panic(fmt.Sprintf("isosurface: Slab: cell layers [%d, %d) of a volume of %d sample layers", z0, z1, nz))
 	}
-	lo, hi := max(z0-1, 0), min(z1+1, nz-1) // sample layers, inclusive
+	lo, end := SlabSamples(nz, z0, z1)
+	hi := end - 1 // sample layers lo to hi
 	layer := v.Dims[0] * v.Dims[1]
 	s := &volume.Volume{Dims: [3]int{v.Dims[0], v.Dims[1], hi - lo + 1}, Spacing: v.Spacing, Origin: v.Origin}
 	s.Data = append([]float32(nil), v.Data[lo*layer:(hi+1)*layer]...)
 	return Layers{Samples: s, First: lo, Depth: nz, Z0: z0, Z1: z1}
+}
+
+// SlabSamples is the sample layers [lo, end) that Slab keeps of a volume
+// of depth sample layers for cell layers [z0, z1): the cells' own and the
+// one-layer overlap beyond each face, where the volume has them. A rank
+// that reads or samples only these holds the brick without the whole
+// volume (volume.Field.SampleLayers, volume.ReadNIfTILayers). It panics
+// unless 0 ≤ z0 ≤ z1 ≤ depth−1.
+func SlabSamples(depth, z0, z1 int) (lo, end int) {
+	if z0 < 0 || z1 < z0 || z1 > max(depth-1, 0) {
+		panic(fmt.Sprintf("isosurface: SlabSamples: cell layers [%d, %d) of a volume of %d sample layers", z0, z1, depth))
+	}
+	return max(z0-1, 0), min(z1+1, depth-1) + 1
 }
 
 // check panics unless l's samples cover what its cells need.

@@ -1,6 +1,8 @@
 package volume
 
 import (
+	"bufio"
+	"compress/gzip"
 	"fmt"
 	"io"
 	"math"
@@ -181,4 +183,34 @@ func ResampleLayers(src *Volume, first int, dims [3]int, n, k0, k1 int) (*Volume
 		}
 	}
 	return v, nil
+}
+
+// LoadNIfTIHeader reads and checks the header of a .nii or .nii.gz file
+// alone: the whole volume's dimensions, for a rank that then reads its
+// slab with LoadNIfTILayers.
+func LoadNIfTIHeader(path string) (*NIfTIHeader, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	br := bufio.NewReader(f)
+	h := &NIfTIHeader{}
+	var src io.Reader = br
+	if magic, err := br.Peek(2); err == nil && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("%s: volume: NIfTI: gzip: %w", path, err)
+		}
+		defer zr.Close()
+		src, h.Gzipped = zr, true
+	}
+	var raw [niftiHeaderSize]byte
+	if n, err := io.ReadFull(src, raw[:]); err != nil {
+		return nil, fmt.Errorf("%s: volume: NIfTI: header truncated: %d of %d bytes (%w)", path, n, niftiHeaderSize, noEOF(err))
+	}
+	if err := h.parse(raw[:]); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return h, nil
 }
