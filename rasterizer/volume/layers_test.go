@@ -120,6 +120,10 @@ func TestReadNIfTILayers(t *testing.T) {
 					t.Fatalf("%v [%d, %d): header dim %v, slab %v", c.dims, z0, z1, h.Dim, s.Dims)
 				}
 				sameLayers(t, "NIfTI", whole, s, z0)
+				if w := whole.Summary(); h.Finite != int64(w.Finite) || (w.Finite > 0 && (h.Min != w.Min || h.Max != w.Max)) {
+					t.Fatalf("%v [%d, %d): the header's range [%v, %v] of %d finite voxels, the whole volume's [%v, %v] of %d",
+						c.dims, z0, z1, h.Min, h.Max, h.Finite, w.Min, w.Max, w.Finite)
+				}
 			}
 		}
 		for _, bad := range [][2]int{{-1, 1}, {0, 0}, {2, 1}, {0, nz + 1}, {nz, nz + 1}} {

@@ -55,6 +55,12 @@ type NIfTIHeader struct {
 	XYZTUnits          uint8
 	Descrip            string
 	Gzipped            bool
+	// Finite counts the finite voxels of the whole file (after scaling),
+	// Min and Max bound them: ReadNIfTILayers tells them though it keeps
+	// only a slab, so that a rank finds the whole volume's default
+	// isovalue (the middle of Min and Max, as DefaultIso takes it).
+	Finite   int64
+	Min, Max float32
 }
 
 // DatatypeName is the Go name of the header's voxel type, e.g. "int16".
@@ -185,6 +191,7 @@ func readNIfTI(r io.Reader, z0, z1 int) (*Volume, *NIfTIHeader, error) {
 			if err := h.decode(v.Data[i-keep0:i-keep0+k], chunk[:k*bytesPer], i); err != nil {
 				return nil, nil, err
 			}
+			h.tally(v.Data[i-keep0 : i-keep0+k])
 		} else {
 			if scratch == nil {
 				scratch = make([]float32, len(chunk)/bytesPer)
@@ -192,6 +199,7 @@ func readNIfTI(r io.Reader, z0, z1 int) (*Volume, *NIfTIHeader, error) {
 			if err := h.decode(scratch[:k], chunk[:k*bytesPer], i); err != nil {
 				return nil, nil, err
 			}
+			h.tally(scratch[:k])
 			if a, b := max(i, keep0), min(i+k, keep1); a < b {
 				copy(v.Data[a-keep0:b-keep0], scratch[a-i:b-i])
 			}
@@ -233,6 +241,20 @@ func inputSize(r io.Reader) (int64, bool) {
 		return fi.Size() - off, true
 	}
 	return 0, false
+}
+
+// tally counts the finite voxels of vals into h's Finite, Min and Max.
+func (h *NIfTIHeader) tally(vals []float32) {
+	for _, x := range vals {
+		if !Finite(x) {
+			continue
+		}
+		if h.Finite == 0 {
+			h.Min, h.Max = x, x
+		}
+		h.Min, h.Max = min(h.Min, x), max(h.Max, x)
+		h.Finite++
+	}
 }
 
 // streamErr labels an error of the compressed stream as gzip's.
