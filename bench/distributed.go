@@ -125,8 +125,15 @@ type distRun struct {
 	comm       mpiComm
 	phase      string // what this rank is doing, for the messages
 	c          *gpu.Context
-	pair       *dataset.Pair
+	pair       *dataset.Pair // nil on a rank that holds only its bricks' slabs
+	// lo and hi bound the balanced set, for the cameras: the pair's, or
+	// the bricks' joined.
+	lo, hi [3]float32
+	bricks *source // the balanced set's bricks, when -split has them
 }
+
+// camera is the view fitted to the balanced set, as dataset.Pair.Camera.
+func (d *distRun) camera(v view.View, w, h int) view.Camera { return v.Fit(d.lo, d.hi, w, h) }
 
 // errorBytes is the room for one rank's error in an agreement.
 const errorBytes = 400
@@ -240,6 +247,7 @@ type distFlags struct {
 	policyList          []distributed.Policy
 	failRank            int
 	failKind            string
+	checkImage          bool
 }
 
 func (d *distRun) parse(args []string) (*distFlags, error) {
@@ -265,6 +273,7 @@ func (d *distRun) parse(args []string) (*distFlags, error) {
 	cliflag.Float(fs, &f.checkpoint, "checkpoint", 0.5, "LeftRightHandoff's checkpoint: the fraction of its pieces a rank renders before it signals its partner", cliflag.Float32)
 	fs.StringVar(&f.resolve, "resolve", "root", `where the image is shaded: "root" (rank 0 resolves the composited words from the whole mesh) or "ranks" (the composited words are allgathered, each rank shades the pixels its own triangles won, and a bitwise-OR reduction joins them at rank 0: no rank needs another's triangles)`)
 	fs.StringVar(&f.device, "device", "rank", `the GL device of each rank: "rank" (the local rank, among the ranks on its node, mod the node's EGL devices: one GPU per rank, llvmpipe shared), "any" (the first that works, or DPGL_EGL_DEVICE), or an EGL device index`)
+	fs.BoolVar(&f.checkImage, "check", true, "rank 0 renders the whole mesh itself and checks the composited image against it bit for bit; with -check=false, -split bricks and -resolve ranks no rank builds the whole dataset: each samples or reads only its bricks' slabs of the volume (one that outgrows a host)")
 	fs.StringVar(&f.fail, "fail", "", "fault injection for tests: RANK:KIND makes that rank fail while rendering, KIND one of error (a run-time error, as a lost context), hang, exit (a crash), kill (SIGKILL), slow (100 ms more a piece: a loaded GPU)")
 	fs.Usage = usageFor(fs, "distributed", "Sort-last rendering over MPI: run it as `mpirun -np N bench distributed`. Each rank draws a share of the triangles\n"+
 		"into its own visibility buffer; the shares are composited by a MIN reduce-scatter and a gather at rank 0,\n"+
@@ -353,10 +362,25 @@ func (d *distRun) run(args []string, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	pair, err := f.makeDataset()
+	// The whole dataset is built where something needs it: the triangles
+	// split (every rank), rank 0's check and its resolve of the whole
+	// mesh. Otherwise a rank holds only its bricks' slabs of the volume.
+	var pair *dataset.Pair
+	if slices.Contains(f.splitList, "triangles") || (d.rank == 0 && (f.checkImage || f.resolve == "root")) {
+		pair, err = f.makeDataset()
+	}
 	d.pair = pair
 	if err := d.agree("building the dataset", err); err != nil {
 		return err
+	}
+	if pair != nil {
+		d.lo, d.hi = pair.Lo, pair.Hi
+	}
+	var held []float64 // every rank's samples of the volume, with bricks
+	if slices.Contains(f.splitList, "bricks") && slices.Contains(f.setList, balancedSet) {
+		if d.bricks, held, err = d.newBricks(f); err != nil {
+			return err
+		}
 	}
 	sc, err := scan.New(c)
 	if err := d.agree("making the scanner", err); err != nil {
@@ -377,7 +401,17 @@ func (d *distRun) run(args []string, w io.Writer) error {
 	for _, line := range devices {
 		fmt.Fprintf(w, "  %s\n", line)
 	}
-	fmt.Fprintf(w, "dataset: %s at isovalue %g: balanced %d triangles, unbalanced %d\n", pair.Name, pair.Iso, pair.Balanced.Len(), pair.Unbalanced.Len())
+	if pair != nil {
+		fmt.Fprintf(w, "dataset: %s at isovalue %g: balanced %d triangles, unbalanced %d\n", pair.Name, pair.Iso, pair.Balanced.Len(), pair.Unbalanced.Len())
+	}
+	if b := d.bricks; b != nil {
+		fmt.Fprintf(w, "bricks: %s at isovalue %g: %d triangles over %d cell layers; each rank samples or reads only its brick's sample layers and one beyond each face, samples a rank: %s of %d",
+			b.name, b.iso, b.triangles, b.units, fmtCounts(held), b.samples)
+		if pair != nil {
+			fmt.Fprintf(w, " (rank 0 also holds the whole dataset: %s)", pick(f.checkImage, "-check", "-resolve root"))
+		}
+		fmt.Fprintln(w)
+	}
 	pixels := f.width * f.height
 	block := (pixels + d.size - 1) / d.size
 	fmt.Fprintf(w, "compositing: MIN reduce-scatter of %d KiB a rank (%d-word blocks), ", 8*block*d.size/1024, block)
@@ -393,12 +427,15 @@ func (d *distRun) run(args []string, w io.Writer) error {
 	t := &resultTable{header: []string{"set", "split", "balance", "view", "rank ms (last frame)", "composite ms", "imbalance first→last", "handoffs (units)", "image"}, left: 4}
 	var differ []string
 	for _, set := range f.setList {
-		m := pair.Balanced
-		if set == unbalancedSet {
-			m = pair.Unbalanced
+		var m *mesh.Mesh
+		if pair != nil {
+			m = pair.Balanced
+			if set == unbalancedSet {
+				m = pair.Unbalanced
+			}
 		}
 		var whole *mesh.GPU
-		if d.rank == 0 {
+		if d.rank == 0 && m != nil {
 			// Rank 0 holds the whole mesh: the resolve pass shades from it,
 			// and its single-process frame is the check.
 			whole, err = mesh.Upload(c, m)
@@ -411,12 +448,9 @@ func (d *distRun) run(args []string, w io.Writer) error {
 				// Decimation is global: bricks cannot make the unbalanced set.
 				continue
 			}
-			src, err := d.newSource(split, m)
-			if err := d.agree("making the "+split, err); err != nil {
-				if whole != nil {
-					whole.Delete()
-				}
-				return err
+			src := d.bricks
+			if split == "triangles" {
+				src = d.newSource(m)
 			}
 			for _, pol := range f.policyList {
 				rows, bad, err := d.renderSet(f, r, src, whole, set, pol)
@@ -447,6 +481,10 @@ func (d *distRun) run(args []string, w io.Writer) error {
 	if len(differ) > 0 {
 		fmt.Fprintf(w, "THE COMPOSITED IMAGES DIFFER from one process's:\n  %s\n", strings.Join(differ, "\n  "))
 		return errors.New("bench distributed: the composited image differs from the single-process image")
+	}
+	if !f.checkImage {
+		fmt.Fprintf(w, "the composited images were not checked (-check=false)\n")
+		return nil
 	}
 	fmt.Fprintf(w, "every composited image equals the single-process image bit for bit (visibility words and pixels)\n")
 	return nil
@@ -514,9 +552,16 @@ func (d *distRun) warmUp(f *distFlags, r *rasterizer.Renderer) error {
 	always := o
 	always.ScanConversion.Policy, always.ZBuffer.Policy = balancer.Always, balancer.Always
 	for _, set := range f.setList {
-		m := d.pair.Balanced
-		if set == unbalancedSet {
+		var m *mesh.Mesh
+		switch {
+		case d.pair != nil && set == unbalancedSet:
 			m = d.pair.Unbalanced
+		case d.pair != nil:
+			m = d.pair.Balanced
+		case set == balancedSet && d.bricks != nil:
+			m = d.bricks.static // this rank's first brick alone
+		default:
+			continue
 		}
 		b := distributed.Partition(m.Len(), d.size)
 		part, err := share(d.c, m, b[d.rank], b[d.rank+1])
@@ -525,7 +570,7 @@ func (d *distRun) warmUp(f *distFlags, r *rasterizer.Renderer) error {
 		}
 		for _, opts := range []rasterizer.Options{always, o} {
 			if err = r.SetOptions(opts); err == nil {
-				_, err = r.Render(part, d.pair.Camera(f.viewList[0], o.Width, o.Height))
+				_, err = r.Render(part, d.camera(f.viewList[0], o.Width, o.Height))
 			}
 			if err != nil {
 				break
@@ -556,45 +601,151 @@ type source struct {
 	wire   int64
 	upload func(lo, hi int) (*mesh.GPU, error)
 	first  func(lo int) uint32 // the global id of unit lo's first triangle
+	// Bricks: the volume's name, isovalue, surface's triangles, samples
+	// and this rank's first brick's surface.
+	name      string
+	iso       float32
+	triangles int
+	samples   int
+	static    *mesh.Mesh
 }
 
-// newSource makes a split of m (a set of pair): shares of its triangles,
-// or bricks of the pair's volume, whose layers' triangle counts the ranks
-// join into global ids (LayerOffsets) from their first, static bricks.
-func (d *distRun) newSource(split string, m *mesh.Mesh) (*source, error) {
-	if split == "triangles" {
-		return &source{split: split, unit: "triangle", units: m.Len(), wire: 3 * 2 * 12,
-			upload: func(lo, hi int) (*mesh.GPU, error) { return share(d.c, m, lo, hi) },
-			first:  func(lo int) uint32 { return uint32(lo) },
-		}, nil
+// newSource makes the triangles split of m (a set of pair): shares of
+// its triangles.
+func (d *distRun) newSource(m *mesh.Mesh) *source {
+	return &source{split: "triangles", unit: "triangle", units: m.Len(), wire: 3 * 2 * 12,
+		upload: func(lo, hi int) (*mesh.GPU, error) { return share(d.c, m, lo, hi) },
+		first:  func(lo int) uint32 { return uint32(lo) },
 	}
-	v, iso := d.pair.Volume, d.pair.Iso
-	if v == nil {
-		return nil, errors.New("bench distributed: -split bricks needs a volume (-field or -volume)")
+}
+
+// brickSamples are the volume the flags name, a slab at a time, and its
+// isovalue: no rank builds the whole volume for its bricks.
+func (f *distFlags) brickSamples() (distributed.Samples, float32, error) {
+	if f.mesh != "" {
+		return distributed.Samples{}, 0, errors.New("bench distributed: -split bricks needs a volume (-field or -volume), not -mesh")
 	}
-	layers := v.Dims[2] - 1
+	if f.volume == "" {
+		fl, _ := volume.ByName(f.field)
+		if f.given("iso") {
+			fl.Iso = float32(f.iso)
+		}
+		s, err := distributed.FieldSamples(fl, [3]int{f.res, f.res, f.res})
+		if err != nil {
+			return s, 0, fmt.Errorf("bench distributed: -field %s -res %d: %w", fl.Name, f.res, err)
+		}
+		return s, fl.Iso, nil
+	}
+	s, err := distributed.NIfTISamples(f.volume, f.res)
+	if err != nil {
+		return s, 0, fmt.Errorf("bench distributed: -volume %s -res %d: %w", f.volume, f.res, err)
+	}
+	if dd := s.Dims; min(dd[0], dd[1], dd[2]) < 2 {
+		return s, 0, fmt.Errorf("bench distributed: -volume %s: a side of 1 sample (%dx%dx%d): no cells to extract a surface from", f.volume, dd[0], dd[1], dd[2])
+	}
+	if f.given("iso") {
+		return s, float32(f.iso), nil
+	}
+	// The whole file's range, as makeDataset's DefaultIso takes it before
+	// resampling: a read keeping one layer passes every voxel.
+	_, h, err := volume.LoadNIfTILayers(f.volume, 0, 1)
+	if err != nil {
+		return s, 0, fmt.Errorf("bench distributed: -volume %s: %w", f.volume, err)
+	}
+	if h.Finite == 0 {
+		return s, 0, fmt.Errorf("bench distributed: -volume %s: no voxel is a finite number, so it has no surface", f.volume)
+	}
+	return s, float32((float64(h.Min) + float64(h.Max)) / 2), nil
+}
+
+// newBricks makes the bricks split of the balanced set: each rank makes
+// only its first, static brick's samples (its cell layers' sample layers
+// and one beyond each face), extracts its surface, and the ranks join
+// the layers' triangle counts into global ids (LayerOffsets) and their
+// bounds into the cameras'. It returns every rank's number of samples
+// held.
+func (d *distRun) newBricks(f *distFlags) (*source, []float64, error) {
+	s, iso, err := f.brickSamples()
+	layers := s.Dims[2] - 1
+	if err == nil && layers < 1 {
+		err = fmt.Errorf("bench distributed: %s: %d sample layers, no cell layer", s.Name, s.Dims[2])
+	}
+	if err := d.agree("reading the volume's header", err); err != nil {
+		return nil, nil, err
+	}
 	b := distributed.Partition(layers, d.size)
-	_, counts, err := distributed.ExtractBrick(isosurface.Slab(v, b[d.rank], b[d.rank+1]), iso)
+	mine, err := s.Brick(b[d.rank], b[d.rank+1])
+	var m *mesh.Mesh
+	var counts []int
+	if err == nil {
+		m, counts, err = distributed.ExtractBrick(mine, iso)
+	}
 	if err != nil {
 		// Every rank must reach LayerOffsets' allgather: count none.
 		counts = nil
 	}
 	if err := d.agree("extracting the first bricks", err); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	d.phase = "joining the layers' triangle counts"
 	offsets, err := distributed.LayerOffsets(d.comm, layers, b[d.rank], counts)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if offsets[layers] != m.Len() {
-		return nil, fmt.Errorf("bench distributed: the bricks hold %d triangles, the volume's surface %d", offsets[layers], m.Len())
+	// The balanced set's bounds, the cameras' box: the minimum and
+	// maximum of the bricks' (float32 in float64, exactly), or the
+	// volume's box when no brick has a triangle, as dataset.New takes it.
+	lo, hi, ok := m.Bounds()
+	send := make([]float64, 7)
+	for a := 0; a < 3; a++ {
+		send[a], send[3+a] = float64(lo[a]), float64(hi[a])
 	}
-	return &source{split: split, unit: "cell layer", units: layers, wire: int64(4 * v.Dims[0] * v.Dims[1]),
+	send[6] = float64(len(mine.Samples.Data))
+	all := make([]float64, 7*d.size)
+	d.phase = "joining the bricks' bounds"
+	d.check(d.comm.AllgatherFloat64(send, all))
+	held := make([]float64, d.size)
+	for r := 0; r < d.size; r++ {
+		for a := 0; a < 3; a++ {
+			lo[a], hi[a] = min(lo[a], float32(all[7*r+a])), max(hi[a], float32(all[7*r+3+a]))
+		}
+		held[r] = all[7*r+6]
+	}
+	if ok = lo[0] <= hi[0]; !ok {
+		v := mine.Samples
+		for a := 0; a < 3; a++ {
+			lo[a], hi[a] = v.Origin[a], v.Origin[a]+float32(s.Dims[a]-1)*v.Spacing[a]
+		}
+	}
+	err = nil
+	switch {
+	case d.pair == nil:
+		d.lo, d.hi = lo, hi
+	case offsets[layers] != d.pair.Balanced.Len():
+		err = fmt.Errorf("bench distributed: the bricks hold %d triangles, the volume's surface %d", offsets[layers], d.pair.Balanced.Len())
+	case lo != d.pair.Lo || hi != d.pair.Hi:
+		err = fmt.Errorf("bench distributed: the bricks' bounds %v–%v, the volume's surface's %v–%v", lo, hi, d.pair.Lo, d.pair.Hi)
+	}
+	if err := d.agree("checking the bricks against the whole dataset", err); err != nil {
+		return nil, nil, err
+	}
+	depth := s.Dims[2]
+	return &source{split: "bricks", unit: "cell layer", units: layers, wire: int64(4 * s.Dims[0] * s.Dims[1]),
+		name: s.Name, iso: iso, triangles: offsets[layers], samples: s.Dims[0] * s.Dims[1] * s.Dims[2], static: m,
 		upload: func(lo, hi int) (*mesh.GPU, error) {
-			// Cut from the volume every rank here holds: across nodes the
-			// layers new to this rank would come from its neighbour.
-			bm, _, err := distributed.ExtractBrick(isosurface.Slab(v, lo, hi), iso)
+			// Cut from the rank's own slab where it holds the layers;
+			// layers handed to it from a neighbour's brick are made anew
+			// (sampled, or read from the file: across nodes they would
+			// come from the neighbour).
+			l := mine
+			l.Z0, l.Z1 = lo, hi
+			if a, e := isosurface.SlabSamples(depth, lo, hi); a < mine.First || e > mine.First+mine.Samples.Dims[2] {
+				var err error
+				if l, err = s.Brick(lo, hi); err != nil {
+					return nil, err
+				}
+			}
+			bm, _, err := distributed.ExtractBrick(l, iso)
 			if err != nil {
 				return nil, err
 			}
@@ -604,7 +755,16 @@ func (d *distRun) newSource(split string, m *mesh.Mesh) (*source, error) {
 			return mesh.Upload(d.c, bm)
 		},
 		first: func(lo int) uint32 { return uint32(offsets[lo]) },
-	}, nil
+	}, held, nil
+}
+
+// fmtCounts is counts as whole numbers, space-separated.
+func fmtCounts(counts []float64) string {
+	s := make([]string, len(counts))
+	for i, c := range counts {
+		s[i] = strconv.FormatFloat(c, 'f', 0, 64)
+	}
+	return strings.Join(s, " ")
 }
 
 // pieceCache keeps a rank's pieces on its GPU from frame to frame; a
@@ -685,7 +845,7 @@ func (d *distRun) renderSet(f *distFlags, r *rasterizer.Renderer, src *source, w
 	}
 	round := 0
 	for vi, v := range f.viewList {
-		cam := d.pair.Camera(v, w, h)
+		cam := d.camera(v, w, h)
 		var first float64
 		handoffs, units := 0, 0
 		var rankMs, compMs []float64
@@ -781,7 +941,12 @@ func (d *distRun) renderSet(f *distFlags, r *rasterizer.Renderer, src *source, w
 				first = distributed.Imbalance(rt)
 			}
 			rankMs, compMs = rt, append(compMs, ct)
-			if d.rank == 0 {
+			if d.rank == 0 && !f.checkImage && f.resolve == "root" {
+				if err := r.Resolve(whole, cam, composited); err != nil {
+					return nil, nil, err
+				}
+			}
+			if d.rank == 0 && f.checkImage {
 				n, err := checkComposite(r, whole, cam, composited, pick(f.resolve == "ranks", pixels, nil))
 				if err != nil {
 					return nil, nil, err
@@ -807,6 +972,9 @@ func (d *distRun) renderSet(f *distFlags, r *rasterizer.Renderer, src *source, w
 		}
 		slices.Sort(compMs)
 		check := "identical"
+		if !f.checkImage {
+			check = "not checked"
+		}
 		if !same {
 			check = "DIFFERS"
 		}
