@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/dpgl/dpgl/rasterizer/distributed"
 )
 
 // The distributed tests run the bench binary under mpirun (make test-mpi:
@@ -179,5 +181,69 @@ func TestDistributedResolveRanks(t *testing.T) {
 			t.Fatalf("%d ranks: %v\n%s", np, err, out)
 		}
 		t.Logf("%d ranks: %v", np, took.Round(time.Millisecond))
+	}
+}
+
+// heldSamples is the "samples a rank: a b c of N" of bench distributed's
+// bricks line.
+func heldSamples(t *testing.T, out string) (held []int, whole int) {
+	t.Helper()
+	_, rest, ok := strings.Cut(out, "samples a rank: ")
+	if !ok {
+		t.Fatalf("no samples a rank in the output:\n%s", out)
+	}
+	line, _, _ := strings.Cut(rest, "\n")
+	fields := strings.Fields(line)
+	for i, f := range fields {
+		if f == "of" && i+1 < len(fields) {
+			fmt.Sscan(fields[i+1], &whole)
+			break
+		}
+		var n int
+		fmt.Sscan(f, &n)
+		held = append(held, n)
+	}
+	return held, whole
+}
+
+// TestDistributedSlabs: ranks that sample (a field) or read (a NIfTI
+// file, resampled) only their bricks' slabs of the volume, none the whole
+// dataset but rank 0 for its check, composite the single-process image
+// bit for bit on 1 to 4 ranks; each holds only its slab (a rank's samples
+// are its cell layers' sample layers and one beyond each face, fewer than
+// the volume's on 2 ranks or more); with -check=false no rank builds the
+// whole dataset.
+func TestDistributedSlabs(t *testing.T) {
+	const res = 20
+	for np := 1; np <= 4; np++ {
+		out, err, took := mpirun(t, np, 5*time.Minute, "-width", "64", "-height", "64", "-res", fmt.Sprint(res), "-frames", "2", "-split", "bricks", "-resolve", "ranks", "-views", "(45,45),M(0,0)")
+		if err != nil || strings.Contains(out, "DIFFERS") || !strings.Contains(out, "bit for bit") {
+			t.Fatalf("%d ranks: %v\n%s", np, err, out)
+		}
+		held, whole := heldSamples(t, out)
+		if len(held) != np || whole != res*res*res {
+			t.Fatalf("%d ranks: samples held %v of %d:\n%s", np, held, whole, out)
+		}
+		b := distributed.Partition(res-1, np)
+		for r, n := range held {
+			lo, hi := max(b[r]-1, 0), min(b[r+1]+1, res-1)
+			if n != res*res*(hi-lo+1) {
+				t.Fatalf("%d ranks: rank %d holds %d samples, its brick [%d, %d) needs %d:\n%s", np, r, n, b[r], b[r+1], res*res*(hi-lo+1), out)
+			}
+		}
+		t.Logf("%d ranks: %v, samples held %v of %d", np, took.Round(time.Millisecond), held, whole)
+	}
+	out, err, _ := mpirun(t, 3, 5*time.Minute, "-width", "64", "-height", "64", "-res", "24", "-frames", "2", "-split", "bricks", "-resolve", "ranks", "-check=false")
+	if err != nil || !strings.Contains(out, "not checked (-check=false)") || strings.Contains(out, "dataset:") || strings.Contains(out, "bit for bit") {
+		t.Fatalf("-check=false: %v\n%s", err, out)
+	}
+	const ch2 = "/usr/share/mricron/templates/ch2.nii.gz"
+	if _, err := os.Stat(ch2); err != nil {
+		t.Logf("%s not installed: no NIfTI run", ch2)
+		return
+	}
+	out, err, _ = mpirun(t, 3, 5*time.Minute, "-width", "64", "-height", "64", "-res", "24", "-frames", "2", "-split", "bricks", "-resolve", "ranks", "-views", "(0,0)", "-volume", ch2)
+	if err != nil || strings.Contains(out, "DIFFERS") || !strings.Contains(out, "bit for bit") {
+		t.Fatalf("-volume %s: %v\n%s", ch2, err, out)
 	}
 }
