@@ -13,8 +13,13 @@
 //   - triangles of a mesh: the id of a share's triangle is its index in
 //     the mesh;
 //   - cell layers of a volume (bricks): a rank holds the sample layers of
-//     its cells and one beyond each face (isosurface.Slab: the overlap the
-//     normals' central differences read), extracts their surface itself
+//     its cells and one beyond each face (isosurface.SlabSamples: the
+//     overlap the normals' central differences read) and nothing more of
+//     the volume: Samples.Brick samples them (FieldSamples) or reads them
+//     from the file (NIfTISamples: the stream read through, only the slab
+//     kept; resampled from the source layers the filter's footprint
+//     covers), bit for bit isosurface.Slab of the whole volume. It
+//     extracts their surface itself
 //     (ExtractBrick) and renders it. Marching cubes orders triangles by
 //     cell, x fastest, then y, then z, so a z-slab's triangles are one
 //     contiguous run of the whole surface's; LayerOffsets, an exclusive
