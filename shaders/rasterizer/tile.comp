@@ -139,20 +139,36 @@ void main() {
             }
             int s = pr.a.w;
             int64_t area = packInt2x32(pr.c2a.zw);
-            int64_t z0 = int64_t(pr.z.x), dz1 = int64_t(pr.z.y), dz2 = int64_t(pr.z.z);
-            for (int y = y0; y <= y1; y++) {
-                int dy = y - org.y;
-                for (int x = x0; x <= x1; x++) {
-                    int dx = x - org.x;
-                    int m1 = pr.a.y * dx + pr.b.y * dy, m2 = pr.a.z * dx + pr.b.z * dy;
-                    if (pr.a.x * dx + pr.b.x * dy >= thr[0] && m1 >= thr[1] && m2 >= thr[2]) {
-                        // triDepth, from the edge functions at hand.
-                        int64_t w1 = (k[1] + int64_t(m1) * int64_t(SUBPIXEL)) >> s;
-                        int64_t w2 = (k[2] + int64_t(m2) * int64_t(SUBPIXEL)) >> s;
-                        int64_t d = z0 + floorDivByEstimate(w1 * dz1 + w2 * dz2, area);
-                        uint z = uint(min64(max64(d, int64_t(0)), int64_t(DEPTH_MAX)));
-                        atomicMin(sKey[dy * TILE + dx], (z << 8) | rank);
-                    }
+            // The quotient estimate by a reciprocal: covered pixels' depth
+            // quotients lie within the depth range, |q| < 2^25, so the
+            // product's error is far below one and one step corrects it
+            // (floorDivByEstimate); q and z0 + q fit 32 bits. Pixels of the
+            // box that are not covered compute garbage that no one keeps.
+            double inv = 1.0 / toDouble(area);
+            int64_t dz1 = int64_t(pr.z.y), dz2 = int64_t(pr.z.z);
+            // The box's pixels in one loop, row by row, rather than rows
+            // times columns: a SIMD vector of invocations runs as many
+            // steps as its largest box, not its tallest times its widest.
+            int bw = x1 - x0 + 1;
+            int npix = bw > 0 && y1 >= y0 ? bw * (y1 - y0 + 1) : 0;
+            int dx = x0 - org.x, dy = y0 - org.y, dx0 = dx, dx1 = x1 - org.x;
+            for (int q = 0; q < npix; q++) {
+                int m1 = pr.a.y * dx + pr.b.y * dy, m2 = pr.a.z * dx + pr.b.z * dy;
+                if (pr.a.x * dx + pr.b.x * dy >= thr[0] && m1 >= thr[1] && m2 >= thr[2]) {
+                    // triDepth, from the edge functions at hand.
+                    int64_t w1 = (k[1] + int64_t(m1) * int64_t(SUBPIXEL)) >> s;
+                    int64_t w2 = (k[2] + int64_t(m2) * int64_t(SUBPIXEL)) >> s;
+                    int64_t n = w1 * dz1 + w2 * dz2;
+                    int qt = int(floor(toDouble(n) * inv));
+                    int64_t r = n - int64_t(qt) * area;
+                    qt += neg64(r) ? -1 : (lt64(r, area) ? 0 : 1);
+                    uint z = uint(clamp(pr.z.x + qt, 0, int(DEPTH_MAX)));
+                    atomicMin(sKey[dy * TILE + dx], (z << 8) | rank);
+                }
+                dx++;
+                if (dx > dx1) {
+                    dx = dx0;
+                    dy++;
                 }
             }
         }
