@@ -4,14 +4,17 @@ import (
 	"fmt"
 	"math"
 	"testing"
+	"time"
 
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/dpgl/dpgl/balancer"
 	"github.com/dpgl/dpgl/gpu/gputest"
+	"github.com/dpgl/dpgl/rasterizer/dataset"
 	"github.com/dpgl/dpgl/rasterizer/mesh"
 	"github.com/dpgl/dpgl/rasterizer/raster"
 	"github.com/dpgl/dpgl/rasterizer/view"
+	"github.com/dpgl/dpgl/rasterizer/volume"
 )
 
 // tiledScenes are the soups the tiled path is checked on: random triangles
@@ -252,5 +255,58 @@ func TestTiledRecordsOutgrowRoom(t *testing.T) {
 	}
 	if st.SetupTime != st.Stages[StageTileSetup] || st.ScanTime != st.Stages[StageTileLists] || st.Total != st.Stages.Sum() {
 		t.Errorf("summary times %v, %v, %v from stages %v", st.SetupTime, st.ScanTime, st.Total, st.Stages)
+	}
+}
+
+// BenchmarkTiledFrame renders the default field's balanced set at the
+// paper's (0,0) view and its unbalanced set at M(45,45), 512x512, on the
+// tiled path, and reports each stage's GPU time per frame (ns/op is the
+// host's time for Render).
+func BenchmarkTiledFrame(b *testing.B) {
+	c := gputest.Context(b)
+	s := newScanner(b, c)
+	pair := dataset.FromField(volume.Default(), 128, dataset.DefaultReduction)
+	const w, h = 512, 512
+	for _, set := range []struct {
+		name string
+		m    *mesh.Mesh
+		v    view.View
+	}{{"balanced-0-0", pair.Balanced, view.Paper()[0]}, {"unbalanced-M45-45", pair.Unbalanced, view.Paper()[3]}} {
+		g, err := mesh.Upload(c, set.m)
+		if err != nil {
+			b.Fatal(err)
+		}
+		o := DefaultOptions()
+		o.Width, o.Height, o.Tiled = w, h, true
+		rd, err := New(s, o)
+		if err != nil {
+			g.Delete()
+			b.Fatal(err)
+		}
+		cam := pair.Camera(set.v, w, h)
+		b.Run(set.name, func(b *testing.B) {
+			if _, err := rd.Render(g, cam); err != nil { // compiles the kernels
+				b.Fatal(err)
+			}
+			var sum StageTimes
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				st, err := rd.Render(g, cam)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for s, d := range st.Stages {
+					sum[s] += d
+				}
+			}
+			for s, d := range sum {
+				if d > 0 {
+					b.ReportMetric(float64(d)/float64(b.N)/float64(time.Millisecond), fmt.Sprintf("ms-%s", stageKey(Stage(s))))
+				}
+			}
+			b.ReportMetric(float64(sum.Sum())/float64(b.N)/float64(time.Millisecond), "ms-gpu")
+		})
+		rd.Delete()
+		g.Delete()
 	}
 }
