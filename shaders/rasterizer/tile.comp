@@ -52,11 +52,6 @@ uniform ivec2 size; // image width, height
 // interpolation within a triangle's depth range, is below 2^25), so one
 // step either way corrects it. llvmpipe divides 64-bit integers one lane at
 // a time, doubles a vector at a time.
-double toDouble(int64_t v) {
-    ivec2 w = unpackInt2x32(v);
-    return double(w.y) * 4294967296.0 + double(uint(w.x));
-}
-
 int64_t floorDivByEstimate(int64_t n, int64_t a) {
     int64_t q = int64_t(floor(toDouble(n) / toDouble(a)));
     int64_t r = n - q * a;

@@ -35,11 +35,12 @@ void main() {
     if (i >= numTris) return;
     Prep p = prep[i];
     if (p.box.y < p.box.x || p.box.w < p.box.z) return;
+    Reach r = makeReach(p);
     // Two loops of at most tilesX and tilesY steps each (a driver may cut
     // one loop's iterations; see gpu.Caps.LoopLimit).
     for (int ty = p.box.z / TILE; ty <= p.box.w / TILE; ty++) {
         for (int tx = p.box.x / TILE; tx <= p.box.y / TILE; tx++) {
-            if (prepReaches(p, tx, ty)) {
+            if (prepReaches(p, r, tx, ty)) {
                 uint tile = uint(ty * tilesX + tx);
                 list[tileStart[tile] + atomicAdd(tileCount[tile], 1u)] = i;
             }

@@ -53,22 +53,50 @@ Prep makePrep(Tri t, int width) {
     return p;
 }
 
+// toDouble is v as a double, exact for |v| < 2^53 (llvmpipe converts
+// 32-bit words a vector at a time, 64-bit integers a lane at a time).
+double toDouble(int64_t v) {
+    ivec2 w = unpackInt2x32(v);
+    return double(w.y) * 4294967296.0 + double(uint(w.x));
+}
+
+// Reach is what prepReaches needs of a record beyond it, worked out once
+// for all the tiles it is asked about: per edge e, the least m_e =
+// A_e*dx + B_e*dy over pixel centres dx, dy pixels from the box's first
+// one for which that centre is on the inner side. E_e there is E_e(box
+// corner) + 256 m_e, so E_e + bias_e >= 0 exactly when m_e >= -floor((E_e(box
+// corner) + bias_e) / 256). m_e and the threshold are integers below 2^45
+// in magnitude: doubles hold them, and the test costs a multiply-add of
+// doubles a tile rather than 64-bit integer products.
+struct Reach {
+    dvec3 thr;
+};
+
+Reach makeReach(Prep p) {
+    Reach r;
+    int64_t px = int64_t(p.box.x) * int64_t(SUBPIXEL) + int64_t(SUBPIXEL / 2);
+    int64_t py = int64_t(p.box.z) * int64_t(SUBPIXEL) + int64_t(SUBPIXEL / 2);
+    for (int e = 0; e < 3; e++) {
+        int64_t k = int64_t(p.a[e]) * px + int64_t(p.b[e]) * py + prepC(p, e) + int64_t(prepBias(p, e));
+        r.thr[e] = toDouble(-(k >> 8));
+    }
+    return r;
+}
+
 // prepReaches says whether tile (tx, ty), TILE pixels a side, holds a pixel
 // centre within p's box that each of p's edges' half-planes holds too: each
 // edge function is largest at a corner of the box's part in the tile, the
 // one its A and B point to. (A conservative test: tile.comp decides the
 // pixels.) Long thin triangles across the screen reach far fewer tiles than
-// their boxes do.
-bool prepReaches(Prep p, int tx, int ty) {
+// their boxes do. r is makeReach(p).
+bool prepReaches(Prep p, Reach r, int tx, int ty) {
     int cx0 = max(tx * TILE, p.box.x), cx1 = min(tx * TILE + TILE - 1, p.box.y);
     int cy0 = max(ty * TILE, p.box.z), cy1 = min(ty * TILE + TILE - 1, p.box.w);
     bool reaches = true;
     for (int e = 0; e < 3; e++) {
         int cx = p.a[e] > 0 ? cx1 : cx0;
         int cy = p.b[e] > 0 ? cy1 : cy0;
-        int64_t px = int64_t(cx) * int64_t(SUBPIXEL) + int64_t(SUBPIXEL / 2);
-        int64_t py = int64_t(cy) * int64_t(SUBPIXEL) + int64_t(SUBPIXEL / 2);
-        reaches = reaches && !neg64(int64_t(p.a[e]) * px + int64_t(p.b[e]) * py + prepC(p, e) + int64_t(prepBias(p, e)));
+        reaches = reaches && double(p.a[e]) * double(cx - p.box.x) + double(p.b[e]) * double(cy - p.box.z) >= r.thr[e];
     }
     return reaches;
 }

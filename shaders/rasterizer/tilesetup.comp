@@ -43,9 +43,10 @@ uniform uint capacity; // records prep holds
 // steps each (a driver may cut one loop's iterations; gpu.Caps.LoopLimit).
 void binCount(Prep p) {
     if (p.box.y < p.box.x || p.box.w < p.box.z) return;
+    Reach r = makeReach(p);
     for (int ty = p.box.z / TILE; ty <= p.box.w / TILE; ty++) {
         for (int tx = p.box.x / TILE; tx <= p.box.y / TILE; tx++) {
-            if (prepReaches(p, tx, ty)) atomicAdd(tileCount[uint(ty * tilesX + tx)], 1u);
+            if (prepReaches(p, r, tx, ty)) atomicAdd(tileCount[uint(ty * tilesX + tx)], 1u);
         }
     }
 }
