@@ -126,7 +126,7 @@ func rendererPrograms(r *Renderer) []*gpu.Program {
 	ps := []*gpu.Program{r.setup.count, r.setup.emit, r.scanSol, r.zSol[0], r.zSol[1], r.resolve.prog}
 	ps = append(ps, r.prepare.prog[:]...)
 	if r.tiled != nil {
-		ps = append(ps, r.tiled.setup, r.tiled.emit, r.tiled.raster)
+		ps = append(ps, r.tiled.setup, r.tiled.clip, r.tiled.emit, r.tiled.raster)
 	}
 	out := ps[:0]
 	for _, p := range ps {

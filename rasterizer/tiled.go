@@ -34,9 +34,10 @@ type tilePrep struct {
 }
 
 // tiledStage is the tiled rasterizer that Options.Tiled puts in place of
-// the scan-conversion and z-buffer loops: one pass transforms, clips and
-// sets up the triangles into records (shaders/rasterizer/tilesetup.comp,
-// the arithmetic of setup.comp) and counts them by screen tile, a scan of
+// the scan-conversion and z-buffer loops: one pass transforms and sets up
+// the triangles into records (shaders/rasterizer/tilesetup.comp, the
+// arithmetic of setup.comp) and counts them by screen tile, leaving those
+// that cross a clipping plane to a second pass that clips them, a scan of
 // the counts and tilebin.comp make the tiles' lists (a counting sort), and
 // one work group a tile keeps each pixel's least (depth, primitive id) over
 // its list (tile.comp). It writes the visibility buffers of the
@@ -45,10 +46,11 @@ type tilePrep struct {
 // raster's, and a minimum does not depend on the order it is taken in.
 type tiledStage struct {
 	c       *gpu.Context
-	setup   *gpu.Program        // tilesetup.comp: set up, records, tile counts
+	setup   *gpu.Program        // tilesetup.comp: set up, records, tile counts; the triangles to clip
+	clip    *gpu.Program        // tilesetup.comp, CLIP_PASS 1: the same for the triangles to clip
 	emit    *gpu.Program        // tilebin.comp: the tile lists
 	raster  *gpu.Program        // tile.comp
-	counter *gpu.Buffer[uint32] // tilesetup.comp's: records, then the skip statistics
+	counter *gpu.Buffer[uint32] // tilesetup.comp's: records, the skip statistics, the triangles to clip
 	// tileCount is per tile its triangles (the emit pass's cursor after
 	// the scan), tileStart its exclusive scan, list the records' indices
 	// grouped by tile, prep the records.
@@ -71,6 +73,9 @@ func newTiledStage(c *gpu.Context, vis64 bool) (s *tiledStage, err error) {
 	if s.setup, err = c.Program("rasterizer/tilesetup.comp", map[string]string{"TILE": tile}); err != nil {
 		return nil, err
 	}
+	if s.clip, err = c.Program("rasterizer/tilesetup.comp", map[string]string{"TILE": tile, "CLIP_PASS": "1"}); err != nil {
+		return nil, err
+	}
 	if s.emit, err = c.Program("rasterizer/tilebin.comp", map[string]string{"TILE": tile}); err != nil {
 		return nil, err
 	}
@@ -81,7 +86,7 @@ func newTiledStage(c *gpu.Context, vis64 bool) (s *tiledStage, err error) {
 	if s.raster, err = c.Program("rasterizer/tile.comp", map[string]string{"VIS64": v, "TILE": tile}); err != nil {
 		return nil, err
 	}
-	if s.counter, err = gpu.NewBuffer[uint32](c, 5); err != nil {
+	if s.counter, err = gpu.NewBuffer[uint32](c, 6); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -101,10 +106,12 @@ func tiles(w, h int) (tx, ty int) {
 }
 
 // setUp runs tilesetup.comp over the batch: its records in prep, their
-// tile counts in tileCount. It returns the records and the skip
-// statistics, running again with more room when the records outgrew prep;
-// records beyond maxPrep are not made (the batch is too large: the caller
-// shrinks it).
+// tile counts in tileCount. The first pass sets up the triangles that need
+// no clipping and lists the others (in list, free until bin), the second
+// clips those; so the clipper runs only for the triangles that cross the
+// view's planes. It returns the records and the skip statistics, running
+// again with more room when the records outgrew prep; records beyond
+// maxPrep are not made (the batch is too large: the caller shrinks it).
 func (s *tiledStage) setUp(b *setupBatch) (records int, stats raster.SetupStats, err error) {
 	tx, ty := tiles(b.width, b.height)
 	nt := tx * ty
@@ -112,6 +119,9 @@ func (s *tiledStage) setUp(b *setupBatch) (records int, stats raster.SetupStats,
 		return 0, stats, err
 	}
 	if err := grow(s.c, &s.tileStart, nt, "tile offsets"); err != nil {
+		return 0, stats, err
+	}
+	if err := grow(s.c, &s.list, max(b.n, 1), "triangles to clip"); err != nil {
 		return 0, stats, err
 	}
 	// Most triangles make one record or none; clipping makes more.
@@ -122,25 +132,32 @@ func (s *tiledStage) setUp(b *setupBatch) (records int, stats raster.SetupStats,
 		s.tileCount.FillRange(0, nt, 0)
 		s.counter.Fill(0)
 		capacity := s.prep.Len()
-		s.c.Do(func() {
-			gx, gy := raster.Guard(b.width, b.height)
-			p := s.setup
-			s.c.BindStorage(bindingPositions, b.pos)
-			s.c.BindStorage(bindingTileCount, s.tileCount.Slice(0, nt))
-			s.c.BindStorage(bindingTileCounter, s.counter)
-			s.c.BindStorage(bindingTilePreps, s.prep)
-			p.SetMat4("mvp", *b.mvp)
-			p.SetUint("numTris", uint32(b.n))
-			p.SetUint("first", uint32(b.first))
-			p.SetUint("primBase", b.primBase)
-			p.SetIvec2("size", int32(b.width), int32(b.height))
-			p.SetVec2("guard", gx, gy)
-			p.SetInt("tilesX", int32(tx))
-			p.SetUint("capacity", uint32(capacity))
-			p.DispatchInvocations(b.n)
-			s.c.Barrier(gpu.BarrierStorage)
-		})
+		pass := func(p *gpu.Program, n int) {
+			s.c.Do(func() {
+				gx, gy := raster.Guard(b.width, b.height)
+				s.c.BindStorage(bindingPositions, b.pos)
+				s.c.BindStorage(bindingTileCount, s.tileCount.Slice(0, nt))
+				s.c.BindStorage(bindingTileCounter, s.counter)
+				s.c.BindStorage(bindingTilePreps, s.prep)
+				s.c.BindStorage(bindingTileList, s.list)
+				p.SetMat4("mvp", *b.mvp)
+				p.SetUint("numTris", uint32(n))
+				p.SetUint("first", uint32(b.first))
+				p.SetUint("primBase", b.primBase)
+				p.SetIvec2("size", int32(b.width), int32(b.height))
+				p.SetVec2("guard", gx, gy)
+				p.SetInt("tilesX", int32(tx))
+				p.SetUint("capacity", uint32(capacity))
+				p.DispatchInvocations(n)
+				s.c.Barrier(gpu.BarrierStorage)
+			})
+		}
+		pass(s.setup, b.n)
 		v := s.counter.Download()
+		if v[5] > 0 {
+			pass(s.clip, int(v[5]))
+			v = s.counter.Download()
+		}
 		records = int(v[0])
 		stats = raster.SetupStats{Input: b.n, Outside: int(v[1]), Clipped: int(v[2]), NonFinite: int(v[3]), ZeroArea: int(v[4]), Output: records}
 		if records <= capacity || records > s.maxPrep {

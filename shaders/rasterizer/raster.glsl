@@ -194,10 +194,11 @@ float viewDist(vec4 v, int i) {
 const int CLIP_INSIDE = 0, CLIP_CLIPPED = 1, CLIP_OUTSIDE = 2, CLIP_NONFINITE = 3;
 const int MAX_CLIP_VERTICES = 9;
 
-// clipTriangle is raster.Clip: returns the classification, and the polygon
-// in poly with n vertices.
-int clipTriangle(vec4 t0, vec4 t1, vec4 t2, vec2 g, out vec4 poly[MAX_CLIP_VERTICES], out int n) {
-    n = 0;
+// clipClass is clipTriangle's classification without the clipping:
+// CLIP_NONFINITE, CLIP_OUTSIDE (wholly beyond a plane), CLIP_INSIDE, or
+// CLIP_CLIPPED for a triangle that crosses a plane and must be clipped
+// (clipTriangle may still find it outside).
+int clipClass(vec4 t0, vec4 t1, vec4 t2, vec2 g) {
     if (!finiteVec(t0) || !finiteVec(t1) || !finiteVec(t2)) return CLIP_NONFINITE;
     for (int i = 0; i < 2; i++) {
         if (planeDist(t0, i, g) < 0.0 && planeDist(t1, i, g) < 0.0 && planeDist(t2, i, g) < 0.0) return CLIP_OUTSIDE;
@@ -205,13 +206,21 @@ int clipTriangle(vec4 t0, vec4 t1, vec4 t2, vec2 g, out vec4 poly[MAX_CLIP_VERTI
     for (int i = 0; i < 4; i++) {
         if (viewDist(t0, i) < 0.0 && viewDist(t1, i) < 0.0 && viewDist(t2, i) < 0.0) return CLIP_OUTSIDE;
     }
-    bool inside = true;
     for (int i = 0; i < 6; i++) {
-        if (planeDist(t0, i, g) < 0.0 || planeDist(t1, i, g) < 0.0 || planeDist(t2, i, g) < 0.0) inside = false;
+        if (planeDist(t0, i, g) < 0.0 || planeDist(t1, i, g) < 0.0 || planeDist(t2, i, g) < 0.0) return CLIP_CLIPPED;
     }
+    return CLIP_INSIDE;
+}
+
+// clipTriangle is raster.Clip: returns the classification, and the polygon
+// in poly with n vertices.
+int clipTriangle(vec4 t0, vec4 t1, vec4 t2, vec2 g, out vec4 poly[MAX_CLIP_VERTICES], out int n) {
+    n = 0;
+    int cls = clipClass(t0, t1, t2, g);
+    if (cls == CLIP_NONFINITE || cls == CLIP_OUTSIDE) return cls;
     poly[0] = t0; poly[1] = t1; poly[2] = t2;
     n = 3;
-    if (inside) return CLIP_INSIDE;
+    if (cls == CLIP_INSIDE) return CLIP_INSIDE;
     vec4 tmp[MAX_CLIP_VERTICES];
     for (int i = 0; i < 6; i++) {
         int m = 0;

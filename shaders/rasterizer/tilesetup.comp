@@ -10,9 +10,20 @@
 // on past capacity: the caller grows the records to it and runs the pass
 // again (tileCount and the counter cleared).
 //   counter[0]: set-up triangles; counter[1..4]: outside, clipped,
-//   non-finite, zero-area (raster.SetupStats).
+//   non-finite, zero-area (raster.SetupStats); counter[5]: triangles left
+//   to the clipping pass.
+// The pass runs twice. CLIP_PASS 0 takes every triangle but clips none:
+// one that crosses a clipping plane goes on clipList (at counter[5]) for
+// CLIP_PASS 1, which takes the triangles of clipList and clips them. A SIMD
+// vector of invocations runs every instruction of a branch any of its
+// lanes takes (llvmpipe), so the clipper's loops, in a pass of their own,
+// cost only the few triangles that cross the view's planes.
+// lint: CLIP_PASS=1
 #ifndef TILE
 #define TILE 8
+#endif
+#ifndef CLIP_PASS
+#define CLIP_PASS 0
 #endif
 #ifndef WG_SIZE
 #define WG_SIZE 64
@@ -26,11 +37,12 @@ layout(local_size_x = WG_SIZE) in;
 
 layout(std430, binding = BINDING_POSITIONS) readonly restrict buffer Positions { vec4 pos[]; }; // xyz, w unused
 layout(std430, binding = BINDING_TILE_COUNT) restrict buffer TileCount { uint tileCount[]; };
-layout(std430, binding = BINDING_TILE_COUNTER) restrict buffer Counter { uint counter[5]; };
+layout(std430, binding = BINDING_TILE_COUNTER) restrict buffer Counter { uint counter[6]; };
+layout(std430, binding = BINDING_TILE_LIST) restrict buffer List { uint clipList[]; }; // the triangles to clip
 layout(std430, binding = BINDING_TILE_PREPS) writeonly restrict buffer Preps { Prep prep[]; };
 
 uniform mat4 mvp;
-uniform uint numTris;
+uniform uint numTris; // CLIP_PASS 1: entries of clipList
 uniform uint first;
 uniform uint primBase;
 uniform ivec2 size;
@@ -51,19 +63,39 @@ void binCount(Prep p) {
     }
 }
 
+// emit sets up the triangle of window positions p0, p1, p2 and depths z
+// of input triangle i, and makes its record and tile counts.
+void emit(ivec2 p0, ivec2 p1, ivec2 p2, uvec3 z, uint i) {
+    Tri t;
+    if (!triSetup(p0, p1, p2, z, primBase + i, size.y, t)) {
+        atomicAdd(counter[4], 1u);
+        return;
+    }
+    uint slot = atomicAdd(counter[0], 1u);
+    if (slot >= capacity) return; // counted: the caller grows and runs again
+    Prep p = makePrep(t, size.x);
+    prep[slot] = p;
+    binCount(p);
+}
+
 void main() {
-    uint i = dpglGlobalIndex();
-    if (i >= numTris) return;
+    uint g = dpglGlobalIndex();
+    if (g >= numTris) return;
+#if CLIP_PASS
+    uint i = clipList[g];
+#else
+    uint i = g;
+#endif
     uint v = 3u * (first + i);
     vec4 t0 = transformPoint(mvp, pos[v].xyz);
     vec4 t1 = transformPoint(mvp, pos[v + 1u].xyz);
     vec4 t2 = transformPoint(mvp, pos[v + 2u].xyz);
+#if CLIP_PASS
     vec4 poly[MAX_CLIP_VERTICES];
     int n;
     int res = clipTriangle(t0, t1, t2, guard, poly, n);
     if (res == CLIP_OUTSIDE) atomicAdd(counter[1], 1u);
     if (res == CLIP_CLIPPED) atomicAdd(counter[2], 1u);
-    if (res == CLIP_NONFINITE) atomicAdd(counter[3], 1u);
     if (n < 3) return;
     ivec2 p0;
     uint z0;
@@ -73,15 +105,19 @@ void main() {
         uint z1, z2;
         toWindow(poly[k], size, p1, z1);
         toWindow(poly[k + 1], size, p2, z2);
-        Tri t;
-        if (!triSetup(p0, p1, p2, uvec3(z0, z1, z2), primBase + i, size.y, t)) {
-            atomicAdd(counter[4], 1u);
-            continue;
-        }
-        uint slot = atomicAdd(counter[0], 1u);
-        if (slot >= capacity) continue; // counted: the caller grows and runs again
-        Prep p = makePrep(t, size.x);
-        prep[slot] = p;
-        binCount(p);
+        emit(p0, p1, p2, uvec3(z0, z1, z2), i);
     }
+#else
+    int res = clipClass(t0, t1, t2, guard);
+    if (res == CLIP_OUTSIDE) atomicAdd(counter[1], 1u);
+    if (res == CLIP_NONFINITE) atomicAdd(counter[3], 1u);
+    if (res == CLIP_CLIPPED) clipList[atomicAdd(counter[5], 1u)] = i;
+    if (res != CLIP_INSIDE) return;
+    ivec2 p0, p1, p2;
+    uint z0, z1, z2;
+    toWindow(t0, size, p0, z0);
+    toWindow(t1, size, p1, z1);
+    toWindow(t2, size, p2, z2);
+    emit(p0, p1, p2, uvec3(z0, z1, z2), i);
+#endif
 }
