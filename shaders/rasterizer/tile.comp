@@ -26,6 +26,9 @@
 #define TILE 8
 #endif
 #define WG (TILE * TILE)
+#if TILE != 1 && TILE != 2 && TILE != 4 && TILE != 8
+#error "tile.comp: a tile's pixels are the bits of a uvec2, its rows whole bytes: TILE 1, 2, 4 or 8"
+#endif
 
 layout(local_size_x = TILE, local_size_y = TILE) in;
 #include "rasterizer/raster.glsl"
@@ -141,30 +144,48 @@ void main() {
             // box that are not covered compute garbage that no one keeps.
             double inv = 1.0 / toDouble(area);
             int64_t dz1 = int64_t(pr.z.y), dz2 = int64_t(pr.z.z);
-            // The box's pixels in one loop, row by row, rather than rows
-            // times columns: a SIMD vector of invocations runs as many
-            // steps as its largest box, not its tallest times its widest.
-            int bw = x1 - x0 + 1;
-            int npix = bw > 0 && y1 >= y0 ? bw * (y1 - y0 + 1) : 0;
-            int dx = x0 - org.x, dy = y0 - org.y, dx0 = dx, dx1 = x1 - org.x;
-            for (int q = 0; q < npix; q++) {
-                int m1 = pr.a.y * dx + pr.b.y * dy, m2 = pr.a.z * dx + pr.b.z * dy;
-                if (pr.a.x * dx + pr.b.x * dy >= thr[0] && m1 >= thr[1] && m2 >= thr[2]) {
-                    // triDepth, from the edge functions at hand.
-                    int64_t w1 = (k[1] + int64_t(m1) * int64_t(SUBPIXEL)) >> s;
-                    int64_t w2 = (k[2] + int64_t(m2) * int64_t(SUBPIXEL)) >> s;
-                    int64_t n = w1 * dz1 + w2 * dz2;
-                    int qt = int(floor(toDouble(n) * inv));
-                    int64_t r = n - int64_t(qt) * area;
-                    qt += neg64(r) ? -1 : (lt64(r, area) ? 0 : 1);
-                    uint z = uint(clamp(pr.z.x + qt, 0, int(DEPTH_MAX)));
-                    atomicMin(sKey[dy * TILE + dx], (z << 8) | rank);
+            // Two loops: the first tests the box's rows, a row's TILE
+            // pixels at once by adding A_e from one to the next, and marks
+            // the covered ones in a mask of the tile's pixels, bit dy *
+            // TILE + dx (m_e stays below 2^26: 32 bits); the second takes
+            // the marked pixels' depths. A SIMD vector of invocations runs
+            // every instruction of a branch any lane takes, so the depth's
+            // 64-bit arithmetic and the atomic run as many times as the
+            // most pixels a lane covers, not the most its box holds.
+            uvec2 mask = uvec2(0u);
+            uint cols = x1 >= x0 ? ((2u << (x1 - org.x)) - 1u) & ~((1u << (x0 - org.x)) - 1u) : 0u;
+            for (int dy = y0 - org.y; dy <= y1 - org.y; dy++) {
+                int m0 = pr.b.x * dy, m1 = pr.b.y * dy, m2 = pr.b.z * dy;
+                uint row = 0u;
+                for (int dx = 0; dx < TILE; dx++) {
+                    row |= m0 >= thr[0] && m1 >= thr[1] && m2 >= thr[2] ? 1u << dx : 0u;
+                    m0 += pr.a.x;
+                    m1 += pr.a.y;
+                    m2 += pr.a.z;
                 }
-                dx++;
-                if (dx > dx1) {
-                    dx = dx0;
-                    dy++;
+                int off = dy * TILE;
+                row &= cols;
+                mask.x |= off < 32 ? row << off : 0u;
+                mask.y |= off >= 32 ? row << (off - 32) : 0u;
+            }
+            while (mask != uvec2(0u)) {
+                int bit = mask.x != 0u ? findLSB(mask.x) : 32 + findLSB(mask.y);
+                if (bit < 32) {
+                    mask.x &= mask.x - 1u;
+                } else {
+                    mask.y &= mask.y - 1u;
                 }
+                int px = bit % TILE, py = bit / TILE;
+                int m1 = pr.a.y * px + pr.b.y * py, m2 = pr.a.z * px + pr.b.z * py;
+                // triDepth, from the edge functions at hand.
+                int64_t w1 = (k[1] + int64_t(m1) * int64_t(SUBPIXEL)) >> s;
+                int64_t w2 = (k[2] + int64_t(m2) * int64_t(SUBPIXEL)) >> s;
+                int64_t n = w1 * dz1 + w2 * dz2;
+                int qt = int(floor(toDouble(n) * inv));
+                int64_t r = n - int64_t(qt) * area;
+                qt += neg64(r) ? -1 : (lt64(r, area) ? 0 : 1);
+                uint z = uint(clamp(pr.z.x + qt, 0, int(DEPTH_MAX)));
+                atomicMin(sKey[bit], (z << 8) | rank);
             }
         }
         barrier();
