@@ -140,8 +140,8 @@ void main() {
             // The quotient estimate by a reciprocal: covered pixels' depth
             // quotients lie within the depth range, |q| < 2^25, so the
             // product's error is far below one and one step corrects it
-            // (floorDivByEstimate); q and z0 + q fit 32 bits. Pixels of the
-            // box that are not covered compute garbage that no one keeps.
+            // (floorDivByEstimate); q and z0 + q fit 32 bits. (Lanes whose
+            // loop has ended compute garbage that no one keeps.)
             double inv = 1.0 / toDouble(area);
             int64_t dz1 = int64_t(pr.z.y), dz2 = int64_t(pr.z.z);
             // Two loops: the first tests the box's rows, a row's TILE
