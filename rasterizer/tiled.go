@@ -12,8 +12,9 @@ import (
 )
 
 // TileSize is the side, in pixels, of the tiled rasterizer's screen tiles
-// (Options.Tiled): one work group of TileSize² invocations a tile, one a
-// pixel. Smaller tiles test fewer pixels against each triangle and bin each
+// (Options.Tiled): one work group of TileSize invocations a tile, one a
+// row (1, 2, 4 or 8: tile.comp keeps a tile's pixels as the bits of 64).
+// Smaller tiles test fewer pixels against each triangle and bin each
 // triangle into more tiles; 8 is the fastest on llvmpipe for the paper's
 // datasets at 512x512 (bench render).
 const TileSize = 8

@@ -1,12 +1,15 @@
 #version 450
 #extension GL_ARB_gpu_shader_int64 : require
 // The tiled rasterizer's depth test (rasterizer/tiled.go): one work group a
-// TILE x TILE screen tile. The group takes its tile's triangles
-// (tilebin.comp's list) WG at a time: invocation k rasterizes the k-th
-// triangle of the chunk over its box within the tile into a per-tile
-// buffer of 32-bit keys in shared memory (below); then invocation k, as
-// the owner of the tile's k-th pixel, folds the chunk's winner there into
-// the least (depth, primitive id) it keeps in registers. So the nearest
+// TILE x TILE screen tile, of TILE invocations. The group takes its
+// tile's triangles (tilebin.comp's list) TILE at a time: invocation k
+// rasterizes the k-th triangle of the chunk over its box within the tile
+// into a per-tile buffer of 32-bit keys in shared memory (below); then
+// invocation k, as the owner of the tile's k-th row, folds the chunk's
+// winners there into the least (depth, primitive id) it keeps in registers
+// for each pixel of the row. (TILE invocations, one SIMD vector on
+// llvmpipe: a tile of a few triangles keeps one vector busy rather than
+// TILE mostly idle ones, which would each run every instruction.) So the nearest
 // surface wins, ties to the lowest id, whatever the order of the list,
 // with 32-bit atomics in shared memory only: no 64-bit ones and no second
 // id pass, and each pixel of the image has one writer. Coverage is raster's
@@ -30,7 +33,9 @@
 #error "tile.comp: a tile's pixels are the bits of a uvec2, its rows whole bytes: TILE 1, 2, 4 or 8"
 #endif
 
-layout(local_size_x = TILE, local_size_y = TILE) in;
+// One invocation a row of the tile: a chunk of TILE triangles, so that a
+// tile with few triangles occupies one SIMD vector, not TILE of them.
+layout(local_size_x = TILE) in;
 #include "rasterizer/raster.glsl"
 #include "rasterizer/tileprep.glsl"
 #include "rasterizer/layout.glsl"
@@ -71,8 +76,8 @@ int64_t floorDivByEstimate(int64_t n, int64_t a) {
 // surface and, among equal depths, the smallest rank, which is the lowest
 // primitive id. (The parts of a clipped triangle share an id, so a rank,
 // but never a pixel; either gives the id back.)
-shared uvec4 sId4[WG / 4];
-shared uint sByRank[WG];
+shared uvec4 sId4[(TILE + 3) / 4];
+shared uint sByRank[TILE];
 shared uint sKey[WG];
 
 void main() {
@@ -80,27 +85,32 @@ void main() {
     uint t = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
     uint lid = gl_LocalInvocationIndex;
     ivec2 org = tile * TILE;
-    ivec2 p = org + ivec2(gl_LocalInvocationID.xy);
-    bool inside = p.x < size.x && p.y < size.y;
-    uint pix = uint(p.y * size.x + p.x);
     uint cnt = tileCount[t];
     if (cnt == 0u) return; // the group's common exit: no barrier follows
     uint start = tileStart[t];
-    uint bestD = DEPTH_MAX, bestId = NO_PRIMITIVE;
-    if (inside) {
+    // Invocation lid keeps the least (depth, id) of the row's pixels.
+    int py = org.y + int(lid);
+    uint bestD[TILE], bestId[TILE];
+    for (int i = 0; i < TILE; i++) {
+        bestD[i] = DEPTH_MAX;
+        bestId[i] = NO_PRIMITIVE;
+        int px = org.x + i;
+        if (px < size.x && py < size.y) {
+            uint pix = uint(py * size.x + px);
 #if VIS64
-        bestId = vis[2u * pix];
-        bestD = vis[2u * pix + 1u];
+            bestId[i] = vis[2u * pix];
+            bestD[i] = vis[2u * pix + 1u];
 #else
-        bestD = depthBuf[pix];
-        bestId = primBuf[pix];
+            bestD[i] = depthBuf[pix];
+            bestId[i] = primBuf[pix];
 #endif
+        }
     }
     // The tile's first pixel centre, in subpixels.
     int64_t px0 = int64_t(org.x) * int64_t(SUBPIXEL) + int64_t(SUBPIXEL / 2);
     int64_t py0 = int64_t(org.y) * int64_t(SUBPIXEL) + int64_t(SUBPIXEL / 2);
-    for (uint c = 0u; c < cnt; c += uint(WG)) {
-        uint m = min(uint(WG), cnt - c);
+    for (uint c = 0u; c < cnt; c += uint(TILE)) {
+        uint m = min(uint(TILE), cnt - c);
         uint idx = lid < m ? list[start + c + lid] : NO_PRIMITIVE;
         Prep pr;
         uint id = NO_PRIMITIVE;
@@ -109,7 +119,7 @@ void main() {
             id = uint(pr.z.w);
         }
         sId4[lid >> 2][lid & 3u] = id;
-        sKey[lid] = 0xffffffffu;
+        for (int i = 0; i < TILE; i++) sKey[lid * TILE + i] = 0xffffffffu;
         barrier();
         uint rank = 0u;
         if (lid < m) {
@@ -189,23 +199,30 @@ void main() {
             }
         }
         barrier();
-        uint key = sKey[lid];
-        if (key != 0xffffffffu) {
-            uint z = key >> 8;
-            uint id = uint(prep[sByRank[key & 255u]].z.w);
-            if (z < bestD || (z == bestD && id < bestId)) {
-                bestD = z;
-                bestId = id;
+        for (int i = 0; i < TILE; i++) {
+            uint key = sKey[lid * TILE + i];
+            if (key != 0xffffffffu) {
+                uint z = key >> 8;
+                uint id = uint(prep[sByRank[key & 255u]].z.w);
+                if (z < bestD[i] || (z == bestD[i] && id < bestId[i])) {
+                    bestD[i] = z;
+                    bestId[i] = id;
+                }
             }
         }
         barrier();
     }
-    if (!inside) return;
+    for (int i = 0; i < TILE; i++) {
+        int px = org.x + i;
+        if (px < size.x && py < size.y) {
+            uint pix = uint(py * size.x + px);
 #if VIS64
-    vis[2u * pix] = bestId;
-    vis[2u * pix + 1u] = bestD;
+            vis[2u * pix] = bestId[i];
+            vis[2u * pix + 1u] = bestD[i];
 #else
-    depthBuf[pix] = bestD;
+            depthBuf[pix] = bestD[i];
 #endif
-    primBuf[pix] = bestId;
+            primBuf[pix] = bestId[i];
+        }
+    }
 }
