@@ -39,7 +39,9 @@
 // in every word, so no ordering of memory operations is assumed either.
 //
 // A Scanner picks the path per call: look-back for arrays of more than one
-// tile, reduce-then-scan for float add and single tiles.
+// tile, reduce-then-scan for float add, single tiles, and segmented scans
+// on CPU drivers (Caps.Software), where a segmented look-back waits
+// several times as long as reduce-then-scan takes.
 // Options force a path, the tile shape, or the shared-memory code, and
 // LastPlan tells what the last call ran. Integer results and max and min
 // are bit-identical on every path.

@@ -40,7 +40,9 @@ type Path int
 
 const (
 	// PathAuto picks PathLookBack for arrays of more than one tile
-	// (except float Add, see the package doc), else PathReduceThenScan.
+	// (except float Add, see the package doc, and segmented scans on CPU
+	// drivers such as llvmpipe, where their look-back waits several times
+	// as long as reduce-then-scan takes), else PathReduceThenScan.
 	PathAuto Path = iota
 	// PathReduceThenScan reduces every tile, scans the tile totals
 	// (recursively, until they fit in one tile), then scans every tile
