@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"testing"
-	"time"
 
 	"github.com/go-gl/mathgl/mgl32"
 
@@ -284,28 +283,7 @@ func BenchmarkTiledFrame(b *testing.B) {
 			b.Fatal(err)
 		}
 		cam := pair.Camera(set.v, w, h)
-		b.Run(set.name, func(b *testing.B) {
-			if _, err := rd.Render(g, cam); err != nil { // compiles the kernels
-				b.Fatal(err)
-			}
-			var sum StageTimes
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				st, err := rd.Render(g, cam)
-				if err != nil {
-					b.Fatal(err)
-				}
-				for s, d := range st.Stages {
-					sum[s] += d
-				}
-			}
-			for s, d := range sum {
-				if d > 0 {
-					b.ReportMetric(float64(d)/float64(b.N)/float64(time.Millisecond), fmt.Sprintf("ms-%s", stageKey(Stage(s))))
-				}
-			}
-			b.ReportMetric(float64(sum.Sum())/float64(b.N)/float64(time.Millisecond), "ms-gpu")
-		})
+		b.Run(set.name, func(b *testing.B) { benchStages(b, rd, g, cam) })
 		rd.Delete()
 		g.Delete()
 	}
