@@ -41,7 +41,7 @@ func TestConcurrentUseIsDetectedGPU(t *testing.T) {
 		"Resize": func() { l.Resize(10) },
 		"Load":   func() { l.Load([]uint32{1}, nil, []uint32{0}) },
 	} {
-		mustPanic(t, fmt.Sprintf("balancer: Loop.%s on loop \"shared\" while another call on it is under way", name), f)
+		gputest.MustPanic(t, fmt.Sprintf("balancer: Loop.%s on loop \"shared\" while another call on it is under way", name), f)
 	}
 	close(release)
 	if err := <-done; err != nil {
@@ -49,7 +49,7 @@ func TestConcurrentUseIsDetectedGPU(t *testing.T) {
 	}
 	// From inside its own solution phase.
 	l.Load([]uint32{2, 2}, nil, problems(2))
-	mustPanic(t, "balancer: Loop.Count on loop \"shared\" while another call", func() {
+	gputest.MustPanic(t, "balancer: Loop.Count on loop \"shared\" while another call", func() {
 		l.Run(SolutionFunc(func(it *Iteration) { l.Count() }))
 	})
 	if err := l.Load([]uint32{2, 2}, nil, problems(2)); err != nil {
@@ -71,12 +71,12 @@ func TestStaleViewIsNamedGPU(t *testing.T) {
 	if err := l.Resize(1000); err != nil {
 		t.Fatal(err)
 	}
-	mustPanic(t, `the Workload() view of a balancer loop, deleted because loop "views" reallocated its arrays`, func() { w.Write(0, []uint32{1}) })
-	mustPanic(t, "take the views again after Resize", func() { pi.Read(0, make([]uint32, 1)) })
-	mustPanic(t, "binding 2: a deleted Buffer: the Workload() view", func() { c.Do(func() { c.BindStorage(2, w) }) })
+	gputest.MustPanic(t, `the Workload() view of a balancer loop, deleted because loop "views" reallocated its arrays`, func() { w.Write(0, []uint32{1}) })
+	gputest.MustPanic(t, "take the views again after Resize", func() { pi.Read(0, make([]uint32, 1)) })
+	gputest.MustPanic(t, "binding 2: a deleted Buffer: the Workload() view", func() { c.Do(func() { c.BindStorage(2, w) }) })
 	p := l.Problem()
 	l.Delete()
-	mustPanic(t, `the Problem() view of a balancer loop, deleted because loop "views" was deleted (Loop.Delete)`, func() { p.Write(0, []uint32{1}) })
+	gputest.MustPanic(t, `the Problem() view of a balancer loop, deleted because loop "views" was deleted (Loop.Delete)`, func() { p.Write(0, []uint32{1}) })
 }
 
 // A solution kernel that loops more than llvmpipe allows an invocation is

@@ -1,7 +1,6 @@
 package balancer
 
 import (
-	"fmt"
 	"io/fs"
 	"strings"
 	"testing"
@@ -108,42 +107,31 @@ func TestNoProcessorsGPU(t *testing.T) {
 	}
 }
 
-func mustPanic(t *testing.T, want string, f func()) {
-	t.Helper()
-	defer func() {
-		t.Helper()
-		if p := fmt.Sprint(recover()); !strings.Contains(p, want) {
-			t.Fatalf("panic %q, want one containing %q", p, want)
-		}
-	}()
-	f()
-}
-
 func TestMisuseGPU(t *testing.T) {
 	c := gputest.Context(t)
-	mustPanic(t, "balancer: NewLoop: the problem type [3]uint16 has 6 bytes", func() { NewLoop[[3]uint16](scanner(t), Config{}) })
-	mustPanic(t, "balancer: NewLoop: s is nil", func() { NewLoop[uint32](nil, Config{}) })
-	mustPanic(t, "balancer: NewLoop: Config.Policy", func() { NewLoop[uint32](scanner(t), Config{Policy: 7}) })
+	gputest.MustPanic(t, "balancer: NewLoop: the problem type [3]uint16 has 6 bytes", func() { NewLoop[[3]uint16](scanner(t), Config{}) })
+	gputest.MustPanic(t, "balancer: NewLoop: s is nil", func() { NewLoop[uint32](nil, Config{}) })
+	gputest.MustPanic(t, "balancer: NewLoop: Config.Policy", func() { NewLoop[uint32](scanner(t), Config{Policy: 7}) })
 	l := newLoop[uint32](t, Config{})
-	mustPanic(t, "balancer: Loop.Resize: negative", func() { l.Resize(-1) })
-	mustPanic(t, "balancer: Loop.Load: problem has 1 elements, workload 2", func() { l.Load([]uint32{1, 2}, nil, []uint32{0}) })
-	mustPanic(t, "balancer: Loop.Load: parallelIndex has 1", func() { l.Load([]uint32{1, 2}, []uint32{0}, []uint32{0, 1}) })
-	mustPanic(t, "balancer: Loop.SetConfig: Config.Lanes", func() { l.SetConfig(Config{Lanes: -3}) })
+	gputest.MustPanic(t, "balancer: Loop.Resize: negative", func() { l.Resize(-1) })
+	gputest.MustPanic(t, "balancer: Loop.Load: problem has 1 elements, workload 2", func() { l.Load([]uint32{1, 2}, nil, []uint32{0}) })
+	gputest.MustPanic(t, "balancer: Loop.Load: parallelIndex has 1", func() { l.Load([]uint32{1, 2}, []uint32{0}, []uint32{0, 1}) })
+	gputest.MustPanic(t, "balancer: Loop.SetConfig: Config.Lanes", func() { l.SetConfig(Config{Lanes: -3}) })
 	if err := l.Load([]uint32{3, 0}, nil, []uint32{0, 1}); err != nil {
 		t.Fatal(err)
 	}
-	mustPanic(t, "balancer: Loop.Redistribute: in is not a full gathering", func() { l.Redistribute(l.Count()) })
-	mustPanic(t, "balancer: Loop.Run: sol is nil", func() { l.Run(nil) })
+	gputest.MustPanic(t, "balancer: Loop.Redistribute: in is not a full gathering", func() { l.Redistribute(l.Count()) })
+	gputest.MustPanic(t, "balancer: Loop.Run: sol is nil", func() { l.Run(nil) })
 	prog := c.MustProgram("balancer/synthetic.comp", map[string]string{"MODE": "1"})
-	mustPanic(t, "balancer: Solution.Solve did not call Iteration.Dispatch", func() {
+	gputest.MustPanic(t, "balancer: Solution.Solve did not call Iteration.Dispatch", func() {
 		l.Run(SolutionFunc(func(*Iteration) {}))
 	})
 	l.Load([]uint32{3, 0}, nil, []uint32{0, 1})
-	mustPanic(t, "balancer: Iteration.Dispatch: called twice", func() {
+	gputest.MustPanic(t, "balancer: Iteration.Dispatch: called twice", func() {
 		l.Run(SolutionFunc(func(it *Iteration) { it.Dispatch(prog); it.Dispatch(prog) }))
 	})
 	l.Load([]uint32{3, 0}, nil, []uint32{0, 1}) // the panicked run may have solved every task
-	mustPanic(t, "balancer: Iteration.Dispatch: p is nil", func() {
+	gputest.MustPanic(t, "balancer: Iteration.Dispatch: p is nil", func() {
 		l.Run(SolutionFunc(func(it *Iteration) { it.Dispatch(nil) }))
 	})
 }

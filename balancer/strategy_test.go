@@ -456,19 +456,19 @@ func TestStrategyMisuse(t *testing.T) {
 	if _, err := ParseStrategy("greedy"); err == nil || !strings.Contains(err.Error(), `"greedy"`) {
 		t.Fatalf("ParseStrategy(greedy): %v", err)
 	}
-	mustPanic(t, "Config.Policy must be Never", func() {
+	gputest.MustPanic(t, "Config.Policy must be Never", func() {
 		cfg := Config{Strategy: WorkPool, Policy: Bounded}
 		cfg.check("X")
 	})
-	mustPanic(t, "Config.Chunk -1 is negative", func() {
+	gputest.MustPanic(t, "Config.Chunk -1 is negative", func() {
 		cfg := Config{Strategy: WorkPool, Chunk: -1}
 		cfg.check("X")
 	})
-	mustPanic(t, "is not a strategy", func() {
+	gputest.MustPanic(t, "is not a strategy", func() {
 		cfg := Config{Strategy: 17}
 		cfg.check("X")
 	})
-	mustPanic(t, "Simulate runs the paper's loop only", func() {
+	gputest.MustPanic(t, "Simulate runs the paper's loop only", func() {
 		Simulate(NewModel(IntegerSteps, []uint32{1}, nil, []uint32{0}), Config{Strategy: RoundRobin}, nil, nil)
 	})
 }

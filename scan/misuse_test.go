@@ -2,28 +2,12 @@ package scan_test
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/dpgl/dpgl/gpu"
 	"github.com/dpgl/dpgl/gpu/gputest"
 	"github.com/dpgl/dpgl/scan"
 )
-
-func mustPanic(t *testing.T, want string, f func()) {
-	t.Helper()
-	defer func() {
-		t.Helper()
-		p := recover()
-		if p == nil {
-			t.Fatalf("no panic, want one with %q", want)
-		}
-		if msg := fmt.Sprint(p); !strings.Contains(msg, want) {
-			t.Fatalf("panic %q, want it to contain %q", msg, want)
-		}
-	}()
-	f()
-}
 
 func TestMisuse(t *testing.T) {
 	c := gputest.Context(t)
@@ -36,58 +20,58 @@ func TestMisuse(t *testing.T) {
 	a, b, six := buf(5), buf(5), buf(6)
 	A := func(x *gpu.Buffer[uint32]) gpu.Array[uint32] { return x }
 
-	mustPanic(t, "scan: ExclusiveScan: s is nil", func() { scan.ExclusiveScan(nil, A(a), A(b), scan.Add, 0) })
-	mustPanic(t, "scan: InclusiveScan: dst is nil", func() { scan.InclusiveScan(s, nil, A(b), scan.Add) })
-	mustPanic(t, "scan: InclusiveScan: src is nil", func() { scan.InclusiveScan(s, A(a), A((*gpu.Buffer[uint32])(nil)), scan.Add) })
-	mustPanic(t, "scan: InclusiveScan: src is nil", func() { scan.InclusiveScan(s, A(a), gpu.Range[uint32]{}, scan.Add) })
-	mustPanic(t, "scan: ExclusiveScan: src has 6 elements but dst has 5", func() { scan.ExclusiveScan(s, A(a), A(six), scan.Add, 0) })
-	mustPanic(t, "scan: ExclusiveScan: op 7 is not Add, Max or Min", func() { scan.ExclusiveScan(s, A(a), A(b), scan.Op(7), 0) })
+	gputest.MustPanic(t, "scan: ExclusiveScan: s is nil", func() { scan.ExclusiveScan(nil, A(a), A(b), scan.Add, 0) })
+	gputest.MustPanic(t, "scan: InclusiveScan: dst is nil", func() { scan.InclusiveScan(s, nil, A(b), scan.Add) })
+	gputest.MustPanic(t, "scan: InclusiveScan: src is nil", func() { scan.InclusiveScan(s, A(a), A((*gpu.Buffer[uint32])(nil)), scan.Add) })
+	gputest.MustPanic(t, "scan: InclusiveScan: src is nil", func() { scan.InclusiveScan(s, A(a), gpu.Range[uint32]{}, scan.Add) })
+	gputest.MustPanic(t, "scan: ExclusiveScan: src has 6 elements but dst has 5", func() { scan.ExclusiveScan(s, A(a), A(six), scan.Add, 0) })
+	gputest.MustPanic(t, "scan: ExclusiveScan: op 7 is not Add, Max or Min", func() { scan.ExclusiveScan(s, A(a), A(b), scan.Op(7), 0) })
 
 	big := buf(64)
-	mustPanic(t, "scan: ExclusiveScan: dst and src overlap without being the same range", func() {
+	gputest.MustPanic(t, "scan: ExclusiveScan: dst and src overlap without being the same range", func() {
 		scan.ExclusiveScan(s, gpu.Array[uint32](big.Slice(0, 16)), gpu.Array[uint32](big.Slice(8, 16)), scan.Add, 0)
 	})
 	if al := c.Caps().SSBOOffsetAlignment; al > 4 {
-		mustPanic(t, "scan: Reduce: src starts at byte offset 4, not a multiple", func() {
+		gputest.MustPanic(t, "scan: Reduce: src starts at byte offset 4, not a multiple", func() {
 			scan.Reduce(s, gpu.Array[uint32](big.Slice(1, 8)), scan.Add)
 		})
 	}
 	dead := buf(5)
 	dead.Delete()
-	mustPanic(t, "scan: CountNonzero: src was deleted", func() { scan.CountNonzero(s, dead) })
+	gputest.MustPanic(t, "scan: CountNonzero: src was deleted", func() { scan.CountNonzero(s, dead) })
 
-	mustPanic(t, "scan: SegmentedExclusiveScan: flags has 6 elements but dst has 5", func() {
+	gputest.MustPanic(t, "scan: SegmentedExclusiveScan: flags has 6 elements but dst has 5", func() {
 		scan.SegmentedExclusiveScan(s, A(a), A(b), A(six), scan.Add)
 	})
-	mustPanic(t, "scan: SegmentedInclusiveScan: dst and flags overlap", func() {
+	gputest.MustPanic(t, "scan: SegmentedInclusiveScan: dst and flags overlap", func() {
 		scan.SegmentedInclusiveScan(s, A(a), A(b), A(a), scan.Max)
 	})
 	bytes3 := upload(t, c, make([][3]uint8, 5))
-	mustPanic(t, "scan: SegmentedCopy: element type [3]uint8 has 3 bytes, not a multiple of 4", func() {
+	gputest.MustPanic(t, "scan: SegmentedCopy: element type [3]uint8 has 3 bytes, not a multiple of 4", func() {
 		scan.SegmentedCopy(s, gpu.Array[[3]uint8](bytes3), gpu.Array[[3]uint8](bytes3), A(b))
 	})
-	mustPanic(t, "scan: ReduceTo: at 5 is out of range of dst's 5 elements", func() { scan.ReduceTo(s, A(a), 5, A(b), scan.Min) })
-	mustPanic(t, "scan: CountNonzeroTo: at -1 is out of range", func() { scan.CountNonzeroTo(s, A(a), -1, A(b)) })
-	mustPanic(t, "scan: Compact: dst and src overlap", func() { scan.Compact(s, A(a), A(a), A(b)) })
-	mustPanic(t, "scan: Compact: flags has 6 elements but src has 5", func() { scan.Compact(s, A(a), A(b), A(six)) })
-	mustPanic(t, "scan: CompactTo: dst and count overlap", func() { scan.CompactTo(s, A(a), A(b), A(b2(t, c)), A(a), 0) })
-	mustPanic(t, "scan: CompactTo: flags and count overlap", func() { scan.CompactTo(s, A(six), A(b), A(a), A(a), 0) })
-	mustPanic(t, "scan: Send: index has 6 elements but src has 5", func() { scan.Send(s, A(a), A(b), A(six)) })
-	mustPanic(t, "scan: Send: dst and index overlap", func() { scan.Send(s, A(a), A(b), A(a)) })
-	mustPanic(t, "scan: SendDistinct: dst and src overlap", func() { scan.SendDistinct(s, A(a), A(a), A(b)) })
-	mustPanic(t, "scan: Gather: index has 5 elements but dst has 6", func() { scan.Gather(s, A(six), A(b), A(a)) })
-	mustPanic(t, "scan: Gather: dst and src overlap", func() { scan.Gather(s, A(a), A(a), A(b)) })
+	gputest.MustPanic(t, "scan: ReduceTo: at 5 is out of range of dst's 5 elements", func() { scan.ReduceTo(s, A(a), 5, A(b), scan.Min) })
+	gputest.MustPanic(t, "scan: CountNonzeroTo: at -1 is out of range", func() { scan.CountNonzeroTo(s, A(a), -1, A(b)) })
+	gputest.MustPanic(t, "scan: Compact: dst and src overlap", func() { scan.Compact(s, A(a), A(a), A(b)) })
+	gputest.MustPanic(t, "scan: Compact: flags has 6 elements but src has 5", func() { scan.Compact(s, A(a), A(b), A(six)) })
+	gputest.MustPanic(t, "scan: CompactTo: dst and count overlap", func() { scan.CompactTo(s, A(a), A(b), A(b2(t, c)), A(a), 0) })
+	gputest.MustPanic(t, "scan: CompactTo: flags and count overlap", func() { scan.CompactTo(s, A(six), A(b), A(a), A(a), 0) })
+	gputest.MustPanic(t, "scan: Send: index has 6 elements but src has 5", func() { scan.Send(s, A(a), A(b), A(six)) })
+	gputest.MustPanic(t, "scan: Send: dst and index overlap", func() { scan.Send(s, A(a), A(b), A(a)) })
+	gputest.MustPanic(t, "scan: SendDistinct: dst and src overlap", func() { scan.SendDistinct(s, A(a), A(a), A(b)) })
+	gputest.MustPanic(t, "scan: Gather: index has 5 elements but dst has 6", func() { scan.Gather(s, A(six), A(b), A(a)) })
+	gputest.MustPanic(t, "scan: Gather: dst and src overlap", func() { scan.Gather(s, A(a), A(a), A(b)) })
 
-	mustPanic(t, "scan: NewWithOptions: o.GroupSize 100 is not a power of two", func() {
+	gputest.MustPanic(t, "scan: NewWithOptions: o.GroupSize 100 is not a power of two", func() {
 		scan.NewWithOptions(c, scan.Options{GroupSize: 100})
 	})
-	mustPanic(t, "scan: NewWithOptions: o.Vectors 17 is not in 1..16", func() { scan.NewWithOptions(c, scan.Options{Vectors: 17}) })
-	mustPanic(t, "scan: NewWithOptions: o.Path 9 is not a Path", func() { scan.NewWithOptions(c, scan.Options{Path: 9}) })
-	mustPanic(t, "scan: New: c is nil", func() { scan.New(nil) })
+	gputest.MustPanic(t, "scan: NewWithOptions: o.Vectors 17 is not in 1..16", func() { scan.NewWithOptions(c, scan.Options{Vectors: 17}) })
+	gputest.MustPanic(t, "scan: NewWithOptions: o.Path 9 is not a Path", func() { scan.NewWithOptions(c, scan.Options{Path: 9}) })
+	gputest.MustPanic(t, "scan: New: c is nil", func() { scan.New(nil) })
 
 	gone, _ := scan.New(c)
 	gone.Delete()
-	mustPanic(t, "scan: Reduce: s was deleted", func() { scan.Reduce(gone, A(a), scan.Add) })
+	gputest.MustPanic(t, "scan: Reduce: s was deleted", func() { scan.Reduce(gone, A(a), scan.Add) })
 
 	// Nothing went wrong on the GPU meanwhile: a real call still works.
 	a.Write(0, []uint32{1, 2, 3, 4, 5})

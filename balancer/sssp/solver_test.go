@@ -185,14 +185,14 @@ func TestSolverImbalanceGPU(t *testing.T) {
 func TestSolverMisuseAndLeaks(t *testing.T) {
 	c := gputest.Context(t)
 	so := newSolver(t, balancer.Config{})
-	mustPanic(t, "no graph loaded", func() { so.Run(0) })
+	gputest.MustPanic(t, "no graph loaded", func() { so.Run(0) })
 	g := Uniform(4, 6, 3, rng(12))
 	if err := so.Load(g); err != nil {
 		t.Fatal(err)
 	}
-	mustPanic(t, "source 4 outside 0..3", func() { so.Run(4) })
-	mustPanic(t, "no finished run", func() { so.Distances() })
-	mustPanic(t, "not a graph", func() { so.Load(&Graph{N: 2, Offsets: []uint32{0, 1}}) })
+	gputest.MustPanic(t, "source 4 outside 0..3", func() { so.Run(4) })
+	gputest.MustPanic(t, "no finished run", func() { so.Distances() })
+	gputest.MustPanic(t, "not a graph", func() { so.Load(&Graph{N: 2, Offsets: []uint32{0, 1}}) })
 	before := c.Live()
 	for i := 0; i < 2; i++ {
 		s2, err := NewSolver(shared.s, balancer.Config{Strategy: balancer.WorkPool})
@@ -211,15 +211,4 @@ func TestSolverMisuseAndLeaks(t *testing.T) {
 	if after := c.Live(); after != before {
 		t.Fatalf("live GL objects went from %v to %v", before, after)
 	}
-}
-
-func mustPanic(t *testing.T, want string, f func()) {
-	t.Helper()
-	defer func() {
-		t.Helper()
-		if p := fmt.Sprint(recover()); !strings.Contains(p, want) {
-			t.Fatalf("panic %q, want one containing %q", p, want)
-		}
-	}()
-	f()
 }

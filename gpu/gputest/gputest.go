@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 
@@ -105,4 +106,22 @@ func Rand(tb testing.TB) *rand.Rand {
 		h = (h ^ uint64(c)) * 1099511628211
 	}
 	return rand.New(rand.NewPCG(h, 0x9e3779b97f4a7c15))
+}
+
+// MustPanic fails tb unless f panics with a message containing want: the
+// check of a programmer's misuse, which dpgl's packages answer with a
+// "pkg: ..." panic.
+func MustPanic(tb testing.TB, want string, f func()) {
+	tb.Helper()
+	defer func() {
+		tb.Helper()
+		p := recover()
+		if p == nil {
+			tb.Fatalf("no panic, want one with %q", want)
+		}
+		if msg := fmt.Sprint(p); !strings.Contains(msg, want) {
+			tb.Fatalf("panic %q, want it to contain %q", msg, want)
+		}
+	}()
+	f()
 }
