@@ -42,8 +42,8 @@ func (l *Loop[T]) putInfo(in Info) {
 		w[infoMinNew] = 0xFFFFFFFF
 	}
 	w[infoAssigned] = uint32(in.TotalAssigned)
-	// The gathering kernels wrote info last; this write must come after.
-	l.c.Barrier(gpu.BarrierBufferUpdate)
+	// The gathering kernels wrote info last; Write issues the barrier
+	// that orders this write after theirs.
 	l.info.Write(0, w[:])
 }
 

@@ -185,8 +185,8 @@ func (s *Scanner) runLookBack(j *scanJob) Plan {
 	}
 	s.epoch++
 	if s.epoch >= maxEpoch {
-		// Tags would repeat: clear the states (and the ticket) instead.
-		c.Barrier(gpu.BarrierBufferUpdate)
+		// Tags would repeat: clear the states (and the ticket) instead;
+		// Fill waits for the shaders that wrote them.
 		st.Fill(0)
 		s.epoch, s.ticket = 1, 0
 	}

@@ -87,9 +87,8 @@ const maxSharedBins = 4096
 func (s *Scanner) histogram(fn string, mode, typ int, counts gpu.Array[uint32], samples, boundaries gpu.Storage, n, bins int, set func(*gpu.Program)) {
 	c := s.c
 	c.Do(func() {
-		// Counts start from zero: clear them, after any shader that wrote
-		// them has.
-		c.Barrier(gpu.BarrierBufferUpdate)
+		// Counts start from zero (FillRange waits for any shader that
+		// wrote them).
 		cb, off := counts.Base()
 		cb.FillRange(off, bins, 0)
 		if n == 0 {

@@ -96,8 +96,8 @@ func SegmentedReduce[T Elem](s *Scanner, dst, src gpu.Array[T], offsets gpu.Arra
 			p.SetUint("n", uint32(n))
 		}
 		if n > 0 {
-			// Heads start cleared, after any shader that wrote the scratch.
-			c.Barrier(gpu.BarrierBufferUpdate)
+			// Heads start cleared (FillRange waits for any shader that
+			// wrote the scratch).
 			b, off := heads.Base()
 			b.FillRange(off, n, 0)
 			d["PASS"] = "0"

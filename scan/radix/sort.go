@@ -161,9 +161,8 @@ func (s *Sorter) run(j *job, copyKeys, copyVals func()) error {
 			return
 		}
 		if plan.Passes%2 == 1 {
-			// The last pass wrote the scratch arrays; the copy reads what
-			// its shaders wrote.
-			s.c.Barrier(gpu.BarrierBufferUpdate)
+			// The last pass wrote the scratch arrays; the copy back
+			// issues the barrier that orders it after those writes.
 			copyKeys()
 			if copyVals != nil {
 				copyVals()
@@ -202,8 +201,8 @@ func (s *Sorter) sort(j *job) (Plan, error) {
 			return plan, err
 		}
 		// The histograms, tickets and fallback count start at zero (GL
-		// orders these clears before later dispatches).
-		c.Barrier(gpu.BarrierBufferUpdate) // after the last call's shaders wrote them
+		// orders these clears before later dispatches; FillRange waits for
+		// the last call's shaders that wrote them).
 		hist.FillRange(0, passes*radix, 0)
 		state.FillRange(0, 64, 0)
 
@@ -262,8 +261,8 @@ func (s *Sorter) sort(j *job) (Plan, error) {
 			c.BindStorage(4, j.vals[dst])
 		}
 		if lookback {
-			// Every tile's state starts silent.
-			c.Barrier(gpu.BarrierBufferUpdate) // after the last pass wrote it
+			// Every tile's state starts silent (FillRange waits for the
+			// last pass that wrote it).
 			state.FillRange(64, tiles*radix, 0)
 			c.BindStorage(5, hist)
 			c.BindStorage(6, state)
