@@ -30,7 +30,9 @@ type rasterIn struct {
 
 // TestRasterGLSLMatchesGo evaluates raster.glsl's setup, spans and depths on
 // the GPU for random triangles full of ties (vertices on pixel centres and
-// edges, axis-aligned and horizontal edges, negative coordinates) and
+// edges, axis-aligned and horizontal edges, negative coordinates, vertices
+// across the guard band, whose edge functions and quotients are the
+// largest) and
 // compares them with package raster, value for value. A driver's integer
 // quirk (Mesa 22 folds int64 comparisons of converted ints wrongly) shows up
 // here first.
@@ -43,7 +45,9 @@ func TestRasterGLSLMatchesGo(t *testing.T) {
 	const rows = 48
 	r := rand.New(rand.NewPCG(11, 12))
 	coord := func() int32 {
-		switch r.IntN(4) {
+		switch r.IntN(5) {
+		case 3: // anywhere in the guard band: long edges, large edge functions and quotients
+			return r.Int32N(2*raster.GuardPixels*raster.One) - raster.GuardPixels*raster.One
 		case 0: // a pixel centre
 			return (r.Int32N(60)-10)*raster.One + raster.One/2
 		case 1: // a pixel edge
@@ -113,6 +117,57 @@ func TestRasterGLSLMatchesGo(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestFloorDivEstimate checks raster.glsl's floorDivEst, the double
+// estimate of a 64-bit floor division and its one correcting step, on the
+// quotients the spans and depths ask of it at their largest (|n / a| up to
+// 2^49, n up to 2^62) and on the dividends around exact multiples, where a
+// double quotient rounds to the next integer either way.
+func TestFloorDivEstimate(t *testing.T) {
+	c := gputest.Context(t)
+	p, err := c.ProgramFS(overlayFS{os.DirFS("testdata")}, "divtest.comp", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	var in []int64
+	for i := 0; i < 20000; i++ {
+		a := int64(1) + r.Int64N(int64(1)<<(1+r.IntN(37)))
+		qmax := min(int64(1)<<49, (int64(1)<<62)/a)
+		q := r.Int64N(qmax) - qmax/2
+		n := q*a + []int64{-1, 0, 1, a - 1, -a + 1, r.Int64N(a)}[i%6]
+		in = append(in, n, a)
+	}
+	in = append(in, 0, 1, -1, 1, 1, 1, -1, 3, 7, 3, -7, 3)
+	m := len(in) / 2
+	ib, err := gpu.NewBufferFrom(c, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ib.Delete()
+	ob, err := gpu.NewBuffer[int64](c, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ob.Delete()
+	c.Do(func() {
+		c.BindStorage(0, ib)
+		c.BindStorage(1, ob)
+		p.SetUint("n", uint32(m))
+		p.DispatchInvocations(m)
+	})
+	got := ob.Download()
+	for i := 0; i < m; i++ {
+		n, a := in[2*i], in[2*i+1]
+		want := n / a
+		if n%a != 0 && n < 0 {
+			want--
+		}
+		if got[i] != want {
+			t.Fatalf("floorDivEst(%d, %d) = %d, want %d", n, a, got[i], want)
 		}
 	}
 }

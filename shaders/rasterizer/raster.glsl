@@ -41,6 +41,29 @@ int64_t ceilDiv(int64_t a, int64_t b) {
     return -((-a) / b);
 }
 
+// i64Double is v as a double, exact for |v| < 2^53 and rounded beyond
+// (llvmpipe converts 32-bit words a vector at a time, 64-bit integers a
+// lane at a time).
+double i64Double(int64_t v) {
+    ivec2 w = unpackInt2x32(v);
+    return double(w.y) * 4294967296.0 + double(uint(w.x));
+}
+
+// floorDivEst is floorDiv(a, b) for b > 0 and |a / b| < 2^50: a double
+// quotient, then corrected in exact integers. a and b rounded to 53 bits
+// and the double division put the estimate within |a / b| * 2^-51 of the
+// true quotient, under one half, so one step either way corrects its floor.
+// llvmpipe divides 64-bit integers one lane at a time, doubles a vector at
+// a time, and runs both of floorDiv's branches for a vector whose lanes'
+// signs differ.
+int64_t floorDivEst(int64_t a, int64_t b) {
+    int64_t q = int64_t(floor(i64Double(a) / i64Double(b)));
+    int64_t r = a - q * b;
+    if (neg64(r)) return q - int64_t(1);
+    if (!lt64(r, b)) return q + int64_t(1);
+    return q;
+}
+
 // roundHalfUp is floor(f + 0.5) without the addition float32 would round.
 float roundHalfUp(float f) {
     precise float fl = floor(f);
@@ -108,23 +131,30 @@ bool triSetup(ivec2 p0, ivec2 p1, ivec2 p2, uvec3 z, uint prim, int height, out 
 uint triRows(Tri t) { return t.rows.y < t.rows.x ? 0u : uint(t.rows.y - t.rows.x + 1); }
 
 // triSpan is raster.Triangle.Span: the first and last covered pixel of row y,
-// clamped to [0, width); x1 < x0 when the row has none.
+// clamped to [0, width); x1 < x0 when the row has none. Pixel x is inside
+// edge e when A*(256x+128) + k >= 0, k = B*yc + C + bias: for A > 0 when x
+// >= ceilDiv(ceilDiv(-k, A) - 128, 256) = -((floorDiv(k, A) + 128) >> 8),
+// for A < 0 when x <= floorDiv(floorDiv(k, -A) - 128, 256) = (floorDiv(k,
+// -A) - 128) >> 8 (arithmetic shifts floor), for A = 0 when k >= 0. One
+// quotient an edge, |k / A| < 2^47 within the guard band, and no branches:
+// a SIMD vector of rows runs each step once.
 ivec2 triSpan(Tri t, int y, int width) {
     ivec2 v[3] = ivec2[3](t.v01.xy, t.v01.zw, t.v2a.xy);
     int64_t yc = int64_t(y) * int64_t(SUBPIXEL) + int64_t(SUBPIXEL / 2);
     int64_t lo = int64_t(0), hi = int64_t(width - 1);
+    bool empty = false;
     for (int i = 0; i < 3; i++) {
         Edge e = makeEdge(v[(i + 1) % 3], v[(i + 2) % 3]);
         int64_t k = e.B * yc + e.C + e.bias;
-        if (e.sgnA > 0) {
-            lo = max64(lo, ceilDiv(ceilDiv(-k, e.A) - int64_t(SUBPIXEL / 2), int64_t(SUBPIXEL)));
-        } else if (e.sgnA < 0) {
-            hi = min64(hi, floorDiv(floorDiv(k, -e.A) - int64_t(SUBPIXEL / 2), int64_t(SUBPIXEL)));
-        } else if (neg64(k)) {
-            return ivec2(0, -1);
-        }
+        int64_t absA = e.sgnA < 0 ? -e.A : e.A;
+        int64_t f = floorDivEst(k, e.sgnA == 0 ? int64_t(1) : absA);
+        int64_t l = -((f + int64_t(SUBPIXEL / 2)) >> 8);
+        int64_t h = (f - int64_t(SUBPIXEL / 2)) >> 8;
+        if (e.sgnA > 0) lo = max64(lo, l);
+        if (e.sgnA < 0) hi = min64(hi, h);
+        empty = empty || (e.sgnA == 0 && neg64(k));
     }
-    if (lt64(hi, lo)) return ivec2(0, -1);
+    if (empty || lt64(hi, lo)) return ivec2(0, -1);
     return ivec2(int(lo), int(hi));
 }
 
@@ -147,7 +177,9 @@ uint triDepth(Tri t, int x, int y) {
         a = a >> s;
     }
     int64_t z0 = int64_t(t.z.x);
-    int64_t d = z0 + floorDiv(w1 * (int64_t(t.z.y) - z0) + w2 * (int64_t(t.z.z) - z0), a);
+    // A covered pixel's barycentric quotient lies within the depth range
+    // (a hair beyond on fill-rule edges): far below floorDivEst's 2^50.
+    int64_t d = z0 + floorDivEst(w1 * (int64_t(t.z.y) - z0) + w2 * (int64_t(t.z.z) - z0), a);
     return uint(min64(max64(d, int64_t(0)), int64_t(DEPTH_MAX)));
 }
 
