@@ -123,7 +123,7 @@ var blockBinding = map[string]int{
 
 // rendererPrograms returns every kernel a renderer built, by name.
 func rendererPrograms(r *Renderer) []*gpu.Program {
-	ps := []*gpu.Program{r.setup.count, r.setup.emit, r.scanSol, r.zSol[0], r.zSol[1], r.resolve.prog}
+	ps := []*gpu.Program{r.setup.count, r.setup.emit, r.setup.countClip, r.setup.emitClip, r.scanSol, r.zSol[0], r.zSol[1], r.resolve.prog}
 	ps = append(ps, r.prepare.prog[:]...)
 	if r.tiled != nil {
 		ps = append(ps, r.tiled.setup, r.tiled.clip, r.tiled.emit, r.tiled.raster)

@@ -11,27 +11,48 @@ import (
 
 // setupStage runs shaders/rasterizer/setup.comp: transform, clip and set up a
 // triangle soup, in a counting pass and an emitting pass around an exclusive
-// scan of the counts.
+// scan of the counts. Each pass runs twice: over every triangle, clipping
+// none and listing those that cross a clipping plane, then over the listed
+// ones, clipping them (a SIMD vector runs the clipper's loops if any of
+// its lanes needs them: in a pass of their own, only the few triangles
+// that cross the view's planes pay for them).
 type setupStage struct {
-	c           *gpu.Context
-	count, emit *gpu.Program
-	counts      *gpu.Buffer[uint32] // per input triangle: outputs, then their offsets
-	stats       *gpu.Buffer[uint32] // outside, clipped, non-finite, zero-area
+	c                   *gpu.Context
+	count, emit         *gpu.Program // every triangle, the ones to clip listed
+	countClip, emitClip *gpu.Program // the listed ones, clipped
+	// counts holds per input triangle its outputs, then their offsets,
+	// and after the batch's n of them the triangles listed for clipping.
+	counts *gpu.Buffer[uint32]
+	// stats: outside, clipped, non-finite, zero-area; the listed
+	// triangles; the clipping passes' work groups (x, y, z: their indirect
+	// dispatch).
+	stats *gpu.Buffer[uint32]
 }
+
+// The words of setupStage.stats (setup.comp's stats).
+const (
+	setupStatListed = 4 // triangles listed for the clipping passes
+	setupStatGroups = 5 // their work groups: x, y, z from here
+	setupStatWords  = 8
+)
 
 func newSetupStage(c *gpu.Context) (*setupStage, error) {
 	if !c.Caps().Int64 {
 		return nil, fmt.Errorf("rasterizer: the renderer's exact integer arithmetic needs GL_ARB_gpu_shader_int64, which %s lacks", c.Caps().Renderer)
 	}
 	s := &setupStage{c: c}
+	for _, k := range []struct {
+		p          **gpu.Program
+		emit, clip string
+	}{{&s.count, "0", "0"}, {&s.emit, "1", "0"}, {&s.countClip, "0", "1"}, {&s.emitClip, "1", "1"}} {
+		p, err := c.Program("rasterizer/setup.comp", map[string]string{"EMIT": k.emit, "CLIP_PASS": k.clip})
+		if err != nil {
+			return nil, err
+		}
+		*k.p = p
+	}
 	var err error
-	if s.count, err = c.Program("rasterizer/setup.comp", map[string]string{"EMIT": "0"}); err != nil {
-		return nil, err
-	}
-	if s.emit, err = c.Program("rasterizer/setup.comp", map[string]string{"EMIT": "1"}); err != nil {
-		return nil, err
-	}
-	if s.stats, err = gpu.NewBuffer[uint32](c, 4); err != nil {
+	if s.stats, err = gpu.NewBuffer[uint32](c, setupStatWords); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -57,31 +78,41 @@ type setupBatch struct {
 func (s *setupStage) uniforms(p *gpu.Program, b *setupBatch) {
 	gx, gy := raster.Guard(b.width, b.height)
 	p.SetMat4("mvp", *b.mvp)
-	p.SetUint("numTris", uint32(b.n))
+	p.SetUint("numIn", uint32(b.n))
 	p.SetUint("first", uint32(b.first))
 	p.SetUint("primBase", b.primBase)
 	p.SetIvec2("size", int32(b.width), int32(b.height))
 	p.SetVec2("guard", gx, gy)
 }
 
-// countPass runs the counting pass over the batch and leaves the
+// passes runs a pass over every triangle of the batch, then its clipping
+// twin over the listed ones, as many work groups as the first pass
+// counted (no read-back). On the GL thread.
+func (s *setupStage) passes(all, clip *gpu.Program, b *setupBatch) {
+	s.uniforms(all, b)
+	all.DispatchInvocations(b.n)
+	s.c.Barrier(gpu.BarrierStorage | gpu.BarrierCommand)
+	s.uniforms(clip, b)
+	clip.DispatchIndirect(s.stats, 4*setupStatGroups)
+	s.c.Barrier(gpu.BarrierStorage)
+}
+
+// countPass runs the counting passes over the batch and leaves the
 // per-triangle output counts in s.counts.
 func (s *setupStage) countPass(b *setupBatch) error {
-	if err := grow(s.c, &s.counts, b.n, "setup counts"); err != nil {
+	if err := grow(s.c, &s.counts, 2*b.n+1, "setup counts"); err != nil {
 		return err
 	}
-	s.stats.Fill(0)
+	s.stats.Write(0, []uint32{0, 0, 0, 0, 0, 0, 1, 1})
 	s.c.Do(func() {
 		s.c.BindStorage(bindingPositions, b.pos)
 		s.c.BindStorage(bindingSetupCounts, s.counts)
 		s.c.BindStorage(bindingSetupStats, s.stats)
-		// The counting pass declares the emitting pass's outputs but
-		// leaves them alone.
+		// The counting passes declare the emitting passes' outputs but
+		// leave them alone.
 		s.c.BindStorage(bindingTris, nil)
 		s.c.BindStorage(bindingRows, nil)
-		s.uniforms(s.count, b)
-		s.count.DispatchInvocations(b.n)
-		s.c.Barrier(gpu.BarrierStorage)
+		s.passes(s.count, s.countClip, b)
 	})
 	return nil
 }
@@ -95,16 +126,15 @@ func (s *setupStage) emitPass(b *setupBatch, total int, tris gpu.Array[gpuTri], 
 		s.c.BindStorage(bindingTris, tris)
 		s.c.BindStorage(bindingRows, rows)
 		s.c.BindStorage(bindingSetupStats, s.stats)
-		s.uniforms(s.emit, b)
 		s.emit.SetUint("numOut", uint32(total))
-		s.emit.DispatchInvocations(b.n)
-		s.c.Barrier(gpu.BarrierStorage)
+		s.emitClip.SetUint("numOut", uint32(total))
+		s.passes(s.emit, s.emitClip, b)
 	})
 }
 
 // readStats returns the skip statistics of the last counting pass.
 func (s *setupStage) readStats(input, output int) raster.SetupStats {
-	v := s.stats.Download()
+	v := s.stats.Download()[:4]
 	return raster.SetupStats{Input: input, Outside: int(v[0]), Clipped: int(v[1]), NonFinite: int(v[2]), ZeroArea: int(v[3]), Output: output}
 }
 

@@ -20,11 +20,11 @@ import (
 type Stage int
 
 const (
-	// StageTransformClip is setup.comp's counting pass (transform, clip
+	// StageTransformClip is setup.comp's counting passes (transform, clip
 	// and count the set-up triangles of each input triangle) and the
 	// counts' total, read back to size the batch.
 	StageTransformClip Stage = iota
-	// StageSetup is the counts' exclusive scan, setup.comp's emitting pass
+	// StageSetup is the counts' exclusive scan, setup.comp's emitting passes
 	// (the set-up triangles and their rows), and the skip statistics and
 	// the spans' total, read back.
 	StageSetup

@@ -118,12 +118,10 @@ bool triSetup(ivec2 p0, ivec2 p1, ivec2 p2, uvec3 z, uint prim, int height, out 
     t.v2a = ivec4(p2, aw);
     int ymin = min(p0.y, min(p1.y, p2.y));
     int ymax = max(p0.y, max(p1.y, p2.y));
-    int64_t lo = ceilDiv(int64_t(ymin) - int64_t(SUBPIXEL / 2), int64_t(SUBPIXEL));
-    int64_t hi = floorDiv(int64_t(ymax) - int64_t(SUBPIXEL / 2), int64_t(SUBPIXEL));
-    lo = max64(lo, int64_t(0));
-    hi = min64(hi, int64_t(height - 1));
-    t.rows.x = int(lo);
-    t.rows.y = int(hi);
+    // ceilDiv(ymin - 128, 256) and floorDiv(ymax - 128, 256) by arithmetic
+    // shifts, which floor (coordinates within the guard band: 32 bits).
+    t.rows.x = max(-((SUBPIXEL / 2 - ymin) >> 8), 0);
+    t.rows.y = min((ymax - SUBPIXEL / 2) >> 8, height - 1);
     return true;
 }
 

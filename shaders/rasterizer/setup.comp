@@ -1,6 +1,6 @@
 #version 450
 #extension GL_ARB_gpu_shader_int64 : require
-// Transform, clip and set up triangles [first, first+numTris) of a soup
+// Transform, clip and set up triangles [first, first+numIn) of a soup
 // (3 vertices each; a batch of a larger mesh, or all of it), whose
 // primitive ids are primBase, primBase+1, ...; i below is the index in the
 // batch. Two passes over the same arithmetic (raster.SetupMesh):
@@ -10,7 +10,19 @@
 //           tris[offset[i] ...] (in fan order) and their scanline workload;
 //           a triangle that made none returns at once.
 // Both passes compute the same integers, so the counts and the writes agree.
+// Each runs twice. CLIP_PASS 0 takes every triangle and clips none: the
+// counting pass puts one that crosses a clipping plane on a list (at
+// countOrOffset[numIn + k], k from stats[4]) and the emitting pass skips
+// it; CLIP_PASS 1 takes the stats[4] listed triangles, dispatched in the
+// stats[5] work groups the listing counted, and clips them. A SIMD vector of invocations runs every instruction of a branch
+// any of its lanes takes (llvmpipe), so the clipper's loops, in a pass of
+// their own, cost only the few triangles that cross the view's planes.
 // lint: EMIT=1
+// lint: EMIT=1 CLIP_PASS=1
+// lint: CLIP_PASS=1
+#ifndef CLIP_PASS
+#define CLIP_PASS 0
+#endif
 #ifndef EMIT
 #define EMIT 0
 #endif
@@ -27,11 +39,13 @@ layout(std430, binding = BINDING_POSITIONS) readonly restrict buffer Positions {
 layout(std430, binding = BINDING_SETUP_COUNTS) restrict buffer Counts { uint countOrOffset[]; };
 layout(std430, binding = BINDING_TRIS) writeonly restrict buffer Tris { Tri tris[]; };
 layout(std430, binding = BINDING_ROWS) writeonly restrict buffer Rows { uint rows[]; };
-// stats: outside, clipped, non-finite, zero-area (raster.SetupStats)
-layout(std430, binding = BINDING_SETUP_STATS) restrict buffer Stats { uint stats[4]; };
+// stats: outside, clipped, non-finite, zero-area (raster.SetupStats); the
+// triangles listed for CLIP_PASS 1 and its work groups (x, y, z: the
+// indirect dispatch's; y and z start at 1)
+layout(std430, binding = BINDING_SETUP_STATS) restrict buffer Stats { uint stats[8]; };
 
 uniform mat4 mvp;
-uniform uint numTris;
+uniform uint numIn; // the batch's input triangles
 #if EMIT == 1
 uniform uint numOut; // the set-up triangles of the batch: the counts' sum
 #endif
@@ -40,28 +54,56 @@ uniform uint primBase;
 uniform ivec2 size;
 uniform vec2 guard;
 
-void main() {
-    uint i = dpglGlobalIndex();
-    if (i >= numTris) return;
+// emit sets up the fan triangle p0, p1, p2 of input triangle i, counts it
+// (EMIT 0: zero area in the statistics) or writes it at tris[at]
+// (EMIT 1), and says whether it made a set-up triangle.
+bool emit(ivec2 p0, ivec2 p1, ivec2 p2, uvec3 z, uint i, uint at) {
+    Tri t;
+    if (!triSetup(p0, p1, p2, z, primBase + i, size.y, t)) {
+#if EMIT == 0
+        atomicAdd(stats[3], 1u);
+#endif
+        return false;
+    }
 #if EMIT == 1
-    // The counting pass found this triangle's outputs: none (outside the
+    tris[at] = t;
+    rows[at] = triRows(t);
+#endif
+    return true;
+}
+
+void main() {
+    uint g = dpglGlobalIndex();
+#if CLIP_PASS
+    if (g >= stats[4]) return;
+    uint i = countOrOffset[numIn + g];
+#else
+    if (g >= numIn) return;
+    uint i = g;
+#endif
+#if EMIT == 1
+    // The counting passes found this triangle's outputs: none (outside the
     // view, not finite, of zero area) leaves nothing to redo.
     uint base = countOrOffset[i];
-    if ((i + 1u < numTris ? countOrOffset[i + 1u] : numOut) == base) return;
+    if ((i + 1u < numIn ? countOrOffset[i + 1u] : numOut) == base) return;
+#else
+    uint base = 0u;
 #endif
     uint v = 3u * (first + i);
     vec4 t0 = transformPoint(mvp, pos[v].xyz);
     vec4 t1 = transformPoint(mvp, pos[v + 1u].xyz);
     vec4 t2 = transformPoint(mvp, pos[v + 2u].xyz);
+    uint out_ = 0u;
+#if CLIP_PASS
     vec4 poly[MAX_CLIP_VERTICES];
     int n;
     int res = clipTriangle(t0, t1, t2, guard, poly, n);
 #if EMIT == 0
+    // Listed triangles cross a plane: clipTriangle finds them clipped, or
+    // outside after all.
     if (res == CLIP_OUTSIDE) atomicAdd(stats[0], 1u);
     if (res == CLIP_CLIPPED) atomicAdd(stats[1], 1u);
-    if (res == CLIP_NONFINITE) atomicAdd(stats[2], 1u);
 #endif
-    uint out_ = 0u;
     if (n >= 3) {
         ivec2 p0;
         uint z0;
@@ -71,20 +113,32 @@ void main() {
             uint z1, z2;
             toWindow(poly[k], size, p1, z1);
             toWindow(poly[k + 1], size, p2, z2);
-            Tri t;
-            if (!triSetup(p0, p1, p2, uvec3(z0, z1, z2), primBase + i, size.y, t)) {
-#if EMIT == 0
-                atomicAdd(stats[3], 1u);
-#endif
-                continue;
-            }
-#if EMIT == 1
-            tris[base + out_] = t;
-            rows[base + out_] = triRows(t);
-#endif
-            out_++;
+            if (emit(p0, p1, p2, uvec3(z0, z1, z2), i, base + out_)) out_++;
         }
     }
+#else
+    int res = clipClass(t0, t1, t2, guard);
+#if EMIT == 0
+    if (res == CLIP_OUTSIDE) atomicAdd(stats[0], 1u);
+    if (res == CLIP_NONFINITE) atomicAdd(stats[2], 1u);
+    if (res == CLIP_CLIPPED) {
+        // Counted by CLIP_PASS 1, whose work groups (dispatched
+        // indirectly from stats[5]) the lanes that start one count.
+        uint k = atomicAdd(stats[4], 1u);
+        if (k % uint(WG_SIZE) == 0u) atomicAdd(stats[5], 1u);
+        countOrOffset[numIn + k] = i;
+        return;
+    }
+#endif
+    if (res == CLIP_INSIDE) {
+        ivec2 p0, p1, p2;
+        uint z0, z1, z2;
+        toWindow(t0, size, p0, z0);
+        toWindow(t1, size, p1, z1);
+        toWindow(t2, size, p2, z2);
+        if (emit(p0, p1, p2, uvec3(z0, z1, z2), i, base)) out_ = 1u;
+    }
+#endif
 #if EMIT == 0
     countOrOffset[i] = out_;
 #endif
