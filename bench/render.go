@@ -141,7 +141,7 @@ func measureRender(e *experiment.Experiment, f *expFlags, w io.Writer) (*renderR
 		return nil, err
 	}
 	cost := experiment.Costs{Scan: lc[0].Cost, Z: lc[1].Cost}
-	vis := "32-bit visibility: the loop's depth pass, then an id pass by load-balancing search"
+	vis := "32-bit visibility: a depth filter, then the nearest tests' keys by compare-and-swap, in the loop's one pass"
 	if e.Renderer.Visibility64() {
 		vis = "64-bit visibility"
 	}

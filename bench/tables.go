@@ -352,7 +352,7 @@ func timeRow(r *experiment.Report, set int, view string, l int, name string, has
 
 func passNote(r *experiment.Report) string {
 	if r.Params.Visibility == experiment.Visibility32 {
-		return " (without 64-bit atomics the z-buffer's tasks run a second time, once over all tasks by load-balancing search, to keep each pixel's lowest primitive id at its depth: the counts are the depth pass's, the frame times include both)"
+		return " (without 64-bit atomics the depth test keeps each pixel's least (depth, primitive id) in 32-bit words: a depth filter, then the key of a test that passes it swapped in by compare-and-swap; one pass)"
 	}
 	return ""
 }

@@ -3,6 +3,7 @@ package rasterizer
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -44,8 +45,10 @@ func uploadSoupBlocks(t *testing.T, c *gpu.Context, soup [][3]float32, block int
 // force (shrunk so that the batch search runs): under every policy and
 // both visibility paths the primitive ids equal the CPU reference's and
 // the images the unbatched one's, bit for bit, and the setup statistics
-// add up. The two-pass path's ids are stale without the depth pass
-// clearing them where a later batch comes nearer.
+// add up. The 32-bit path runs its one pass, its two-pass fallback (forced
+// by a limit on the keys), and both in one frame; the two-pass path's ids
+// are stale without the depth pass clearing them where a later batch comes
+// nearer.
 func TestRenderBatches(t *testing.T) {
 	c := gputest.Context(t)
 	s := newScanner(t, c)
@@ -67,12 +70,15 @@ func TestRenderBatches(t *testing.T) {
 		m                  *mesh.GPU
 		batch              int
 		maxSetup, maxSpans int
+		maxKeys            int // the 32-bit path's keys: a batch that needs more falls back to the id pass
 	}
 	variants := []variant{
-		{"unbatched", whole, 0, 0, 0},
-		{"blocks of 250, batches of 111", blocks, 111, 0, 0},
-		{"set-up limit 250", whole, 0, 250, 0},
-		{"span limit 2000", blocks, 0, 0, 2000},
+		{"unbatched", whole, 0, 0, 0, 0},
+		{"blocks of 250, batches of 111", blocks, 111, 0, 0, 0},
+		{"set-up limit 250", whole, 0, 250, 0, 0},
+		{"span limit 2000", blocks, 0, 0, 2000, 0},
+		{"batches of 111, some over a key limit of 1500", blocks, 111, 0, 0, 1500},
+		{"unbatched over a key limit of 1", whole, 0, 0, 0, 1},
 	}
 	for _, vis32 := range []bool{true, false} {
 		if !vis32 && !c.Caps().Atomic64 {
@@ -101,6 +107,7 @@ func TestRenderBatches(t *testing.T) {
 				if v.maxSpans > 0 {
 					rd.maxSpans = v.maxSpans
 				}
+				rd.maxKeyWords = v.maxKeys
 				st, err := rd.Render(v.m, cam)
 				if err != nil {
 					t.Fatal(err)
@@ -109,7 +116,7 @@ func TestRenderBatches(t *testing.T) {
 				if st.Setup != cst {
 					t.Fatalf("%s: setup stats %+v, CPU %+v", name, st.Setup, cst)
 				}
-				if (st.Batches > 1) != (v.name != "unbatched") {
+				if (st.Batches > 1) != !strings.HasPrefix(v.name, "unbatched") {
 					t.Fatalf("%s: %d batches", name, st.Batches)
 				}
 				if st.Spans == 0 || st.Pixels == 0 || st.ZBuffer.Iterations == 0 {

@@ -33,10 +33,11 @@ const (
 	bindingTileList    = 18 // tiled path: the records' indices grouped by tile
 	bindingTilePreps   = 19 // tiled path: per set-up triangle its record
 	bindingTileCounter = 20 // tiled path: records made, then the skip statistics
+	bindingZKeys       = 21 // 32-bit visibility: each span's first test, then the tests' keys
 
 	// numBindings is how many binding points the renderer needs: the
 	// driver must offer that many (GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS).
-	numBindings = 21
+	numBindings = 22
 )
 
 // gpuTri mirrors struct Tri of shaders/rasterizer/raster.glsl (std430,

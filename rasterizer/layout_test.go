@@ -56,6 +56,7 @@ var goBindings = map[string]int{
 	"BINDING_TILE_LIST":      bindingTileList,
 	"BINDING_TILE_PREPS":     bindingTilePreps,
 	"BINDING_TILE_COUNTER":   bindingTileCounter,
+	"BINDING_Z_KEYS":         bindingZKeys,
 }
 
 // TestBindingsMatchGLSL: every binding point of layout.glsl has a Go
@@ -118,12 +119,12 @@ var blockBinding = map[string]int{
 	"Vis": bindingVisibility, "Depth": bindingVisibility, "Prim": bindingPrims, "Prims": bindingPrims,
 	"Winner": bindingWinner, "Image": bindingImage,
 	"TileCount": bindingTileCount, "TileStart": bindingTileStart, "List": bindingTileList,
-	"Preps": bindingTilePreps, "Counter": bindingTileCounter,
+	"Preps": bindingTilePreps, "Counter": bindingTileCounter, "ZKeys": bindingZKeys,
 }
 
 // rendererPrograms returns every kernel a renderer built, by name.
 func rendererPrograms(r *Renderer) []*gpu.Program {
-	ps := []*gpu.Program{r.setup.count, r.setup.emit, r.setup.countClip, r.setup.emitClip, r.scanSol, r.zSol[0], r.zSol[1], r.resolve.prog}
+	ps := []*gpu.Program{r.setup.count, r.setup.emit, r.setup.countClip, r.setup.emitClip, r.scanSol, r.zSol[0], r.zSol[1], r.zKeys, r.resolve.prog}
 	ps = append(ps, r.prepare.prog[:]...)
 	if r.tiled != nil {
 		ps = append(ps, r.tiled.setup, r.tiled.clip, r.tiled.emit, r.tiled.raster)

@@ -13,8 +13,10 @@ import (
 // it, never on the stand-in there.
 func ranVisibility(t *testing.T, rd *Renderer, st FrameStats) {
 	t.Helper()
-	want := "32-bit: depths, then ids by search"
+	want := "32-bit: the nearest tests' keys by compare-and-swap"
 	switch {
+	case !rd.Visibility64() && rd.maxKeyWords > 0:
+		want = "32-bit: depths, then ids by search" // the fallback, forced
 	case rd.Visibility64() && rd.c.Caps().Atomic64:
 		want = visibility64
 	case rd.Visibility64():

@@ -27,17 +27,20 @@ const (
 	// mergeWinners merges the emulated 64-bit path's winners into the
 	// visibility words after a batch.
 	mergeWinners
+	// mergeKeys merges the 32-bit path's winning tests' keys into the
+	// depth and id buffers after a batch.
+	mergeKeys
 
 	numPrepareSteps
 )
 
-var prepareStepNames = [numPrepareSteps]string{"SCAN_PROBLEMS", "SPAN_PROBLEMS", "CLEAR_VISIBILITY", "EXTRACT_PRIMS", "MERGE_WINNERS"}
+var prepareStepNames = [numPrepareSteps]string{"SCAN_PROBLEMS", "SPAN_PROBLEMS", "CLEAR_VISIBILITY", "EXTRACT_PRIMS", "MERGE_WINNERS", "MERGE_KEYS"}
 
 func (s prepareStep) String() string { return prepareStepNames[s] }
 
 // prepareKernels holds the steps the renderer's visibility path uses
-// (extractPrims only on the 64-bit path, mergeWinners only on its emulation;
-// nil otherwise).
+// (extractPrims only on the 64-bit path, mergeWinners only on its emulation,
+// mergeKeys only on the 32-bit path; nil otherwise).
 type prepareKernels struct {
 	c    *gpu.Context
 	prog [numPrepareSteps]*gpu.Program
@@ -46,7 +49,7 @@ type prepareKernels struct {
 func newPrepareKernels(c *gpu.Context, vis64, emulate bool) (*prepareKernels, error) {
 	k := &prepareKernels{c: c}
 	for s := prepareStep(0); s < numPrepareSteps; s++ {
-		if s == extractPrims && !vis64 || s == mergeWinners && !emulate {
+		if s == extractPrims && !vis64 || s == mergeWinners && !emulate || s == mergeKeys && vis64 {
 			continue
 		}
 		defs := map[string]string{"STEP": strconv.Itoa(int(s)), "VIS64": "0"}

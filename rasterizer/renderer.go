@@ -76,13 +76,14 @@ type FrameStats struct {
 	// exceed a storage block (0 for an empty mesh). With more than one,
 	// the loops' statistics below add the batches' runs.
 	Batches int
-	// The loops' balancer statistics. With the 32-bit visibility scheme the
-	// z-buffer's tasks run twice: ZBuffer is the paper's loop (the depth
-	// test under the configured policy), ZBufferIDs the pass that then
-	// keeps the lowest primitive id at each pixel's depth, run once over all
+	// The loops' balancer statistics: ZBuffer is the paper's loop (the
+	// depth test under the configured policy). Only on the 32-bit path's
+	// fallback (a batch whose tests' keys outgrow a storage block) do the
+	// z-buffer's tasks run twice: ZBufferIDs is then the pass that keeps
+	// the lowest primitive id at each pixel's depth, run once over all
 	// tasks with balancer.Search.
 	ScanConversion, ZBuffer, ZBufferIDs balancer.Stats
-	Visibility                          string // "64-bit atomicMin" (or its tests' stand-in) or "32-bit: depths, then ids by search"
+	Visibility                          string // "64-bit atomicMin" (or its tests' stand-in), "32-bit: the nearest tests' keys by compare-and-swap" or its fallback "32-bit: depths, then ids by search"
 	// Stages is the GPU time of each stage, summed over the batches, from a
 	// pair of timestamps each.
 	Stages StageTimes
@@ -111,6 +112,7 @@ type Renderer struct {
 	prepare *prepareKernels
 	scanSol *gpu.Program
 	zSol    [2]*gpu.Program // pass 1 (or the 64-bit pass), pass 2
+	zKeys   *gpu.Program    // the 32-bit path's one pass (KEYS); zSol its fallback
 	resolve *resolveStage
 
 	scanLoop *balancer.Loop[scanProblem]
@@ -124,16 +126,24 @@ type Renderer struct {
 	prims    *gpu.Buffer[uint32]
 	rgba     *gpu.Buffer[uint32]
 	// winner is the emulated 64-bit path's per-pixel winning set-up
-	// triangle (zbuffer.comp VIS64_EMULATE); nil on the other paths.
+	// triangle (zbuffer.comp VIS64_EMULATE), or the 32-bit path's
+	// per-pixel winning test and then its depth filter (KEYS); nil on the
+	// 64-bit path.
 	winner *gpu.Buffer[uint32]
-	clock  *stageClock
-	tiled  *tiledStage // Options.Tiled's, made when first used
+	// zkeys is the 32-bit path's per batch: each span's first test, then
+	// each test's key (zbuffer.comp KEYS).
+	zkeys *gpu.Buffer[uint32]
+	clock *stageClock
+	tiled *tiledStage // Options.Tiled's, made when first used
 
 	// maxSetup and maxSpans bound a batch's set-up triangles (64 bytes
 	// each) and spans (16 bytes): what one storage block holds.
 	maxSetup, maxSpans int
 	// batchTriangles, when positive, caps a batch's triangles (tests).
 	batchTriangles int
+	// maxKeyWords, when positive, caps zkeys below a storage block
+	// (tests): a batch whose keys need more runs the two-pass fallback.
+	maxKeyWords int
 }
 
 // New makes a renderer on the scanner's context.
@@ -180,6 +190,9 @@ func New(s *scan.Scanner, o Options) (r *Renderer, err error) {
 		if r.zSol[1], err = c.Program("rasterizer/zbuffer.comp", map[string]string{"VIS64": "0", "PASS": "2"}); err != nil {
 			return nil, err
 		}
+		if r.zKeys, err = c.Program("rasterizer/zbuffer.comp", map[string]string{"VIS64": "0", "KEYS": "1"}); err != nil {
+			return nil, err
+		}
 	}
 	if r.prepare, err = newPrepareKernels(c, r.vis64, r.emulate); err != nil {
 		return nil, err
@@ -202,7 +215,10 @@ func New(s *scan.Scanner, o Options) (r *Renderer, err error) {
 const (
 	visibility64         = "64-bit atomicMin"
 	visibility64Emulated = "64-bit atomicMin, the tests' stand-in"
-	visibility32         = "32-bit: depths, then ids by search"
+	visibility32         = "32-bit: the nearest tests' keys by compare-and-swap"
+	// visibility32IDPass is the 32-bit path's fallback for a batch whose
+	// tests' keys outgrow a storage block: a depth pass, then an id pass.
+	visibility32IDPass = "32-bit: depths, then ids by search"
 )
 
 // emulateAtomic64 lets tests run the one-pass 64-bit visibility path on
@@ -236,9 +252,13 @@ func (r *Renderer) image() error {
 	if r.rgba, err = gpu.NewBuffer[uint32](r.c, n); err != nil {
 		return fmt.Errorf("rasterizer: image for %dx%d: %w", r.opts.Width, r.opts.Height, err)
 	}
-	if r.emulate {
-		if r.winner, err = gpu.NewBuffer[uint32](r.c, n); err != nil {
-			return fmt.Errorf("rasterizer: emulated visibility for %dx%d: %w", r.opts.Width, r.opts.Height, err)
+	if r.emulate || !r.vis64 {
+		words := n
+		if !r.vis64 {
+			words = 2 * n // winners, then the depth filter
+		}
+		if r.winner, err = gpu.NewBuffer[uint32](r.c, words); err != nil {
+			return fmt.Errorf("rasterizer: visibility winners for %dx%d: %w", r.opts.Width, r.opts.Height, err)
 		}
 	}
 	return nil
@@ -292,6 +312,7 @@ func (r *Renderer) Delete() {
 	r.prims.Delete()
 	r.rgba.Delete()
 	r.winner.Delete()
+	r.zkeys.Delete()
 	r.clock.delete()
 	if r.tiled != nil {
 		r.tiled.delete()

@@ -41,7 +41,13 @@ func TestVisibilityUnderContention(t *testing.T) {
 			defer func() { emulateAtomic64 = false }()
 		}
 		for _, pol := range balancer.Policies {
-			for _, lanes := range []int{0, 7} {
+			for _, lanes := range []int{0, 7, -1} {
+				// -1: the 32-bit path's two-pass fallback (no keys fit).
+				fallback := lanes < 0
+				if fallback && !vis32 {
+					continue
+				}
+				lanes = max(lanes, 0)
 				o := DefaultOptions()
 				o.Width, o.Height, o.Visibility32 = w, h, vis32
 				o.ScanConversion = quiet(balancer.Config{Policy: pol, Lanes: lanes})
@@ -49,6 +55,9 @@ func TestVisibilityUnderContention(t *testing.T) {
 				rd, err := New(s, o)
 				if err != nil {
 					t.Fatal(err)
+				}
+				if fallback {
+					rd.maxKeyWords = 1
 				}
 				st, err := rd.Render(m, cam)
 				if err != nil {

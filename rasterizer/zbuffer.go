@@ -9,13 +9,14 @@ import (
 
 // zBuffer runs the batch's z-buffer loop (shaders/rasterizer/zbuffer.comp)
 // into the visibility buffer: one processor a span, one task a pixel. On
-// the emulated 64-bit path the batch's winners are then merged; on the
-// 32-bit path the id pass follows.
+// the 32-bit path and the emulated 64-bit one the batch's winners are then
+// merged; on the 32-bit path's fallback the id pass follows.
 func (f *frame) zBuffer(bt batch) error {
 	if bt.spans == 0 {
 		return nil
 	}
 	r := f.r
+	keys := false
 	err := f.timed(StageZPrepare, func() error {
 		if !f.cleared {
 			f.clear()
@@ -23,22 +24,54 @@ func (f *frame) zBuffer(bt batch) error {
 		if err := r.loadSpans(bt.spans); err != nil {
 			return err
 		}
-		f.st.Pixels += int64(scan.Reduce(r.sc, r.zLoop.Workload(), scan.Add))
+		pixels := int64(scan.Reduce(r.sc, r.zLoop.Workload(), scan.Add))
+		f.st.Pixels += pixels
+		if r.vis64 {
+			return nil
+		}
+		// Each span's first test, then two words a test.
+		words := int64(bt.spans) + 2*pixels
+		limit := r.c.Caps().MaxSSBOSize / 4
+		if r.maxKeyWords > 0 {
+			limit = int64(r.maxKeyWords)
+		}
+		if keys = words <= limit && words < int64(raster.NoPrimitive); !keys {
+			f.st.Visibility = visibility32IDPass
+			return nil
+		}
+		if err := grow(r.c, &r.zkeys, int(words), "visibility keys"); err != nil {
+			return err
+		}
+		scan.ExclusiveScan(r.sc, r.zkeys.Slice(0, bt.spans), r.zLoop.Workload(), scan.Add, 0)
 		return nil
 	})
 	if err != nil {
 		return err
 	}
+	sol := r.zSol[0]
+	if keys {
+		sol = r.zKeys
+	}
 	var zs balancer.Stats
 	err = f.timed(StageZLoop, func() (err error) {
-		zs, err = r.zLoop.Run(r.zSolution(r.zSol[0], f.st.Batches > 1))
+		zs, err = r.zLoop.Run(r.zSolution(sol, f.st.Batches > 1, bt.spans))
 		return err
 	})
 	if err != nil {
 		return err
 	}
 	addLoopStats(&f.st.ZBuffer, zs)
-	if r.winner != nil {
+	switch {
+	case keys:
+		f.timedGL(StageMerge, func() {
+			r.c.BindStorage(bindingVisibility, r.depth)
+			r.c.BindStorage(bindingPrims, r.prims)
+			r.c.BindStorage(bindingWinner, r.winner)
+			r.c.BindStorage(bindingZKeys, r.zkeys)
+			r.prepare.prog[mergeKeys].SetUint("keyBase", uint32(bt.spans))
+			r.prepare.run(mergeKeys, r.opts.Width*r.opts.Height)
+		})
+	case r.emulate:
 		f.timedGL(StageMerge, func() {
 			r.c.BindStorage(bindingVisibility, r.depth)
 			r.c.BindStorage(bindingWinner, r.winner)
@@ -46,8 +79,7 @@ func (f *frame) zBuffer(bt batch) error {
 			r.prepare.prog[mergeWinners].SetInt("width", int32(r.opts.Width))
 			r.prepare.run(mergeWinners, r.opts.Width*r.opts.Height)
 		})
-	}
-	if !r.vis64 {
+	case !r.vis64:
 		return f.timed(StageIDPass, func() error { return f.idPass(bt) })
 	}
 	return nil
@@ -68,7 +100,7 @@ func (f *frame) idPass(bt batch) error {
 	if err := r.zLoop.SetConfig(cfg); err != nil {
 		return err
 	}
-	ids, err := r.zLoop.Run(r.zSolution(r.zSol[1], false))
+	ids, err := r.zLoop.Run(r.zSolution(r.zSol[1], false, bt.spans))
 	if serr := r.zLoop.SetConfig(r.opts.ZBuffer); err == nil {
 		err = serr
 	}
@@ -87,8 +119,13 @@ func (f *frame) clear() {
 		r.c.BindStorage(bindingPrims, r.prims)
 		r.prepare.run(clearVisibility, r.opts.Width*r.opts.Height)
 	})
-	if r.winner != nil {
+	if r.emulate {
 		r.winner.Fill(raster.NoPrimitive)
+	}
+	if !r.vis64 {
+		n := r.opts.Width * r.opts.Height
+		r.winner.FillRange(0, n, raster.NoPrimitive)
+		r.winner.FillRange(n, n, raster.DepthMax) // the depth filter: nothing drawn
 	}
 	f.cleared = true
 }
@@ -110,8 +147,9 @@ func (r *Renderer) loadSpans(spans int) error {
 }
 
 // zSolution binds the z-buffer kernel prog's buffers and dispatches it;
-// laterBatch tells the 32-bit depth pass that earlier batches left ids.
-func (r *Renderer) zSolution(prog *gpu.Program, laterBatch bool) balancer.Solution {
+// laterBatch tells the 32-bit fallback's depth pass that earlier batches
+// left ids, and spans are the batch's (where the 32-bit pass's keys start).
+func (r *Renderer) zSolution(prog *gpu.Program, laterBatch bool, spans int) balancer.Solution {
 	return balancer.SolutionFunc(func(it *balancer.Iteration) {
 		r.c.BindStorage(bindingSpans, r.spans)
 		r.c.BindStorage(bindingTris, r.tris)
@@ -119,6 +157,11 @@ func (r *Renderer) zSolution(prog *gpu.Program, laterBatch bool) balancer.Soluti
 		r.c.BindStorage(bindingPrims, r.prims)
 		if r.winner != nil {
 			r.c.BindStorage(bindingWinner, r.winner)
+		}
+		if prog == r.zKeys {
+			r.c.BindStorage(bindingZKeys, r.zkeys)
+			prog.SetUint("numPixels", uint32(r.opts.Width*r.opts.Height))
+			prog.SetUint("keyBase", uint32(spans))
 		}
 		prog.SetInt("width", int32(r.opts.Width))
 		if !r.vis64 && prog == r.zSol[0] {

@@ -7,6 +7,10 @@
 // type, includes this file, and defines
 //
 //     void balancerSolve(uint processor, BALANCER_PROBLEM problem, uint task);
+#ifdef BALANCER_STATE
+BALANCER_STATE balancerBegin(uint processor, BALANCER_PROBLEM problem);
+void balancerSolveIn(BALANCER_STATE state, uint task);
+#endif
 //
 // which solves task `task` of `problem`, the task index having started at
 // the processor's initial parallelIndex and counting up. Its main() (below)
@@ -16,6 +20,18 @@
 // decide between them (balancer.Config.Batch), a processor's tasks in order
 // on its invocation. Define BALANCER_CUSTOM_MAIN to write main() yourself
 // around balancerIteration(); every invocation of a dispatch must call it.
+//
+// A kernel whose tasks of one processor share work (a span's pixels: the
+// span and its triangle loaded, the edge functions' constants worked out)
+// may also define BALANCER_STATE as a type before the include, and
+//
+//     BALANCER_STATE balancerBegin(uint processor, BALANCER_PROBLEM problem);
+//     void balancerSolveIn(BALANCER_STATE state, uint task);
+//
+// which the paper's loop calls instead of balancerSolve: balancerBegin once
+// per processor and dispatch, balancerSolveIn for each of its tasks there.
+// It must solve what balancerSolve(processor, problem, task) solves (the
+// strategies still call that).
 //
 // Under a strategy (balancer.Config.Strategy), the balancer builds the
 // kernel with BALANCER_STRATEGY defined, and balancerIteration() comes from
@@ -91,10 +107,17 @@ void balancerIteration() {
         uint n = min(w, balancerBatch);
         uint task = balancerParallelIndex[p];
         BALANCER_PROBLEM problem = balancerProblem[p];
+#ifdef BALANCER_STATE
+        BALANCER_STATE state = balancerBegin(p, problem);
+#endif
         uint k = 0u;
         for (; k < n; k++) {
             balancerIterationIndex = balancerFirstIteration + k;
+#ifdef BALANCER_STATE
+            balancerSolveIn(state, task + k);
+#else
             balancerSolve(p, problem, task + k);
+#endif
         }
         balancerWorkload[p] = w - k;
         balancerParallelIndex[p] = task + k;

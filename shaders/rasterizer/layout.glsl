@@ -30,6 +30,9 @@
 #define BINDING_TILE_LIST 18    // the records' indices grouped by tile
 #define BINDING_TILE_PREPS 19   // per set-up triangle: its record (Prep)
 #define BINDING_TILE_COUNTER 20 // records made, then the skip statistics
+// The loops' 32-bit visibility (zbuffer.comp KEYS): each span's first
+// test, then the tests' keys.
+#define BINDING_Z_KEYS 21
 
 // Span is one row of a set-up triangle: the scan-conversion loop's output
 // (one per task) and the z-buffer loop's problem data. x1 < x0 when the row

@@ -15,16 +15,22 @@
 //                   after a batch: each pixel's winning set-up triangle
 //                   merged into the 64-bit buffer as (depth << 32 |
 //                   primitive id) where that is less, and the winner
-//                   cleared for the next batch.
+//                   cleared for the next batch;
+//   MERGE_KEYS      (the 32-bit path, zbuffer.comp KEYS) after a batch:
+//                   each pixel's winning test's key (depth, primitive id)
+//                   merged into the depth and id buffers where it is
+//                   less, and the winner cleared for the next batch.
 // lint: STEP=1
 // lint: STEP=2
 // lint: STEP=3 VIS64=1
 // lint: STEP=4
+// lint: STEP=5
 #define SCAN_PROBLEMS 0
 #define SPAN_PROBLEMS 1
 #define CLEAR_VISIBILITY 2
 #define EXTRACT_PRIMS 3
 #define MERGE_WINNERS 4
+#define MERGE_KEYS 5
 #ifndef STEP
 #define STEP SCAN_PROBLEMS
 #endif
@@ -34,14 +40,14 @@
 #ifndef WG_SIZE
 #define WG_SIZE 256
 #endif
-#if VIS64 || STEP == MERGE_WINNERS
+#if VIS64 || STEP == MERGE_WINNERS || STEP == MERGE_KEYS
 #extension GL_ARB_gpu_shader_int64 : require
 #endif
 
 layout(local_size_x = WG_SIZE) in;
 #include "include/common.glsl"
 #include "rasterizer/layout.glsl"
-#if STEP == MERGE_WINNERS
+#if STEP == MERGE_WINNERS || STEP == MERGE_KEYS
 #include "rasterizer/raster.glsl"
 #endif
 
@@ -68,6 +74,12 @@ layout(std430, binding = BINDING_PRIMS) writeonly restrict buffer Prim { uint pr
 #elif STEP == EXTRACT_PRIMS
 layout(std430, binding = BINDING_VISIBILITY) readonly restrict buffer Vis { uint64_t vis[]; };
 layout(std430, binding = BINDING_PRIMS) writeonly restrict buffer Prim { uint primBuf[]; };
+#elif STEP == MERGE_KEYS
+layout(std430, binding = BINDING_VISIBILITY) restrict buffer Depth { uint depthBuf[]; };
+layout(std430, binding = BINDING_PRIMS) restrict buffer Prim { uint primBuf[]; };
+layout(std430, binding = BINDING_WINNER) restrict buffer Winner { uint winner[]; };
+layout(std430, binding = BINDING_Z_KEYS) readonly restrict buffer ZKeys { uint zkeys[]; };
+uniform uint keyBase;
 #else
 layout(std430, binding = BINDING_VISIBILITY) restrict buffer Vis { uint64_t vis[]; };
 layout(std430, binding = BINDING_WINNER) restrict buffer Winner { uint winner[]; };
@@ -96,6 +108,18 @@ void main() {
 #endif
 #elif STEP == EXTRACT_PRIMS
     primBuf[i] = uint(vis[i] & uint64_t(0xffffffffu));
+#elif STEP == MERGE_KEYS
+    uint j = winner[i];
+    if (j == NO_PRIMITIVE) {
+        return;
+    }
+    winner[i] = NO_PRIMITIVE;
+    uint d = zkeys[keyBase + 2u * j], id = zkeys[keyBase + 2u * j + 1u];
+    uint od = depthBuf[i];
+    if (d < od || (d == od && id < primBuf[i])) {
+        depthBuf[i] = d;
+        primBuf[i] = id;
+    }
 #else
     uint t = winner[i];
     if (t == NO_PRIMITIVE) {

@@ -135,51 +135,91 @@ uint triRows(Tri t) { return t.rows.y < t.rows.x ? 0u : uint(t.rows.y - t.rows.x
 // for A < 0 when x <= floorDiv(floorDiv(k, -A) - 128, 256) = (floorDiv(k,
 // -A) - 128) >> 8 (arithmetic shifts floor), for A = 0 when k >= 0. One
 // quotient an edge, |k / A| < 2^47 within the guard band, and no branches:
-// a SIMD vector of rows runs each step once.
-ivec2 triSpan(Tri t, int y, int width) {
+// a SIMD vector of rows runs each step once. SpanEdges holds what does not
+// change from row to row (spanEdges), spanAt does one row: the
+// scan-conversion loop works them out once per triangle.
+struct SpanEdges {
+    int64_t b[3];  // B
+    int64_t cb[3]; // C + bias
+    int64_t a[3];  // |A|, 1 for A = 0
+    ivec3 sgnA;
+};
+
+SpanEdges spanEdges(Tri t) {
     ivec2 v[3] = ivec2[3](t.v01.xy, t.v01.zw, t.v2a.xy);
+    SpanEdges se;
+    for (int i = 0; i < 3; i++) {
+        Edge e = makeEdge(v[(i + 1) % 3], v[(i + 2) % 3]);
+        se.b[i] = e.B;
+        se.cb[i] = e.C + e.bias;
+        se.a[i] = e.sgnA < 0 ? -e.A : (e.sgnA == 0 ? int64_t(1) : e.A);
+        se.sgnA[i] = e.sgnA;
+    }
+    return se;
+}
+
+ivec2 spanAt(SpanEdges se, int y, int width) {
     int64_t yc = int64_t(y) * int64_t(SUBPIXEL) + int64_t(SUBPIXEL / 2);
     int64_t lo = int64_t(0), hi = int64_t(width - 1);
     bool empty = false;
     for (int i = 0; i < 3; i++) {
-        Edge e = makeEdge(v[(i + 1) % 3], v[(i + 2) % 3]);
-        int64_t k = e.B * yc + e.C + e.bias;
-        int64_t absA = e.sgnA < 0 ? -e.A : e.A;
-        int64_t f = floorDivEst(k, e.sgnA == 0 ? int64_t(1) : absA);
+        int64_t k = se.b[i] * yc + se.cb[i];
+        int64_t f = floorDivEst(k, se.a[i]);
         int64_t l = -((f + int64_t(SUBPIXEL / 2)) >> 8);
         int64_t h = (f - int64_t(SUBPIXEL / 2)) >> 8;
-        if (e.sgnA > 0) lo = max64(lo, l);
-        if (e.sgnA < 0) hi = min64(hi, h);
-        empty = empty || (e.sgnA == 0 && neg64(k));
+        if (se.sgnA[i] > 0) lo = max64(lo, l);
+        if (se.sgnA[i] < 0) hi = min64(hi, h);
+        empty = empty || (se.sgnA[i] == 0 && neg64(k));
     }
     if (empty || lt64(hi, lo)) return ivec2(0, -1);
     return ivec2(int(lo), int(hi));
 }
 
-// triDepth is raster.Triangle.Depth at the centre of a covered pixel.
-uint triDepth(Tri t, int x, int y) {
-    int64_t px = int64_t(x) * int64_t(SUBPIXEL) + int64_t(SUBPIXEL / 2);
+ivec2 triSpan(Tri t, int y, int width) { return spanAt(spanEdges(t), y, width); }
+
+// triDepth is raster.Triangle.Depth at the centre of a covered pixel:
+// with px = 256x + 128, w_e = A_e*px + B_e*py + C_e = q_e + s_e*x for the
+// edges weighing vertices 1 and 2, and RowDepth holds what does not change
+// along a row (rowDepth), rowDepthAt does one pixel: the z-buffer loop
+// works them out once per span.
+struct RowDepth {
+    int64_t q1, s1, q2, s2; // the edge functions at x: q + s*x (before the shift)
+    int64_t dz1, dz2;       // z1 - z0, z2 - z0
+    int64_t a;              // area2 >> shift
+    int shift;              // raster.depthAreaBits: keep the products within 63 bits
+    uint z0;
+};
+
+RowDepth rowDepth(Tri t, int y) {
+    RowDepth r;
     int64_t py = int64_t(y) * int64_t(SUBPIXEL) + int64_t(SUBPIXEL / 2);
     Edge e1 = makeEdge(t.v2a.xy, t.v01.xy);  // weighs vertex 1
     Edge e2 = makeEdge(t.v01.xy, t.v01.zw);  // weighs vertex 2
-    int64_t w1 = e1.A * px + e1.B * py + e1.C;
-    int64_t w2 = e2.A * px + e2.B * py + e2.C;
+    r.s1 = e1.A * int64_t(SUBPIXEL);
+    r.q1 = e1.A * int64_t(SUBPIXEL / 2) + e1.B * py + e1.C;
+    r.s2 = e2.A * int64_t(SUBPIXEL);
+    r.q2 = e2.A * int64_t(SUBPIXEL / 2) + e2.B * py + e2.C;
     int64_t a = triArea2(t);
-    // raster.depthAreaBits: keep the products within 63 bits.
     ivec2 aw = unpackInt2x32(a);
     int len = aw.y != 0 ? 33 + findMSB(aw.y) : 1 + findMSB(uint(aw.x));
-    int s = len - 36;
-    if (s > 0) {
-        w1 = w1 >> s;
-        w2 = w2 >> s;
-        a = a >> s;
-    }
-    int64_t z0 = int64_t(t.z.x);
+    r.shift = max(len - 36, 0);
+    r.a = a >> r.shift;
+    r.z0 = t.z.x;
+    r.dz1 = int64_t(t.z.y) - int64_t(t.z.x);
+    r.dz2 = int64_t(t.z.z) - int64_t(t.z.x);
+    return r;
+}
+
+uint rowDepthAt(RowDepth r, int x) {
+    int64_t w1 = (r.q1 + r.s1 * int64_t(x)) >> r.shift;
+    int64_t w2 = (r.q2 + r.s2 * int64_t(x)) >> r.shift;
     // A covered pixel's barycentric quotient lies within the depth range
     // (a hair beyond on fill-rule edges): far below floorDivEst's 2^50.
-    int64_t d = z0 + floorDivEst(w1 * (int64_t(t.z.y) - z0) + w2 * (int64_t(t.z.z) - z0), a);
+    int64_t d = int64_t(r.z0) + floorDivEst(w1 * r.dz1 + w2 * r.dz2, r.a);
     return uint(min64(max64(d, int64_t(0)), int64_t(DEPTH_MAX)));
 }
+
+uint triDepth(Tri t, int x, int y) { return rowDepthAt(rowDepth(t, y), x); }
 
 // ---- Transform and clipping (raster/clip.go), in float32 ops in one order.
 

@@ -12,19 +12,39 @@
 
 layout(local_size_x = WG_SIZE) in;
 
+#include "include/common.glsl"
 #include "rasterizer/layout.glsl"
+#include "rasterizer/raster.glsl"
+
+// ScanState is what a triangle's rows share (balancerBegin): the loop
+// solves a processor's tasks of a dispatch from it, loading the triangle
+// and working out its edges' constants once.
+struct ScanState {
+    SpanEdges se;
+    int y0;        // the triangle's first row
+    uint spanBase; // its first span
+    int tri;
+};
+#define BALANCER_STATE ScanState
 #define BALANCER_PROBLEM ScanProblem
 #include "balancer/loop.glsl"
-#include "rasterizer/raster.glsl"
 
 layout(std430, binding = BINDING_TRIS) readonly restrict buffer Tris { Tri tris[]; };
 layout(std430, binding = BINDING_SPANS) writeonly restrict buffer Spans { Span spans[]; };
 
 uniform int width;
 
-void balancerSolve(uint processor, ScanProblem pr, uint task) {
+ScanState balancerBegin(uint processor, ScanProblem pr) {
     Tri t = tris[pr.tri];
-    int y = t.rows.x + int(task);
-    ivec2 xs = triSpan(t, y, width);
-    spans[pr.spanBase + task] = Span(y, xs.x, xs.y, int(pr.tri));
+    return ScanState(spanEdges(t), t.rows.x, pr.spanBase, int(pr.tri));
+}
+
+void balancerSolveIn(ScanState st, uint task) {
+    int y = st.y0 + int(task);
+    ivec2 xs = spanAt(st.se, y, width);
+    spans[st.spanBase + task] = Span(y, xs.x, xs.y, st.tri);
+}
+
+void balancerSolve(uint processor, ScanProblem pr, uint task) {
+    balancerSolveIn(balancerBegin(processor, pr), task);
 }

@@ -9,9 +9,17 @@
 // go to the lowest primitive id, whatever the order of the tests:
 //   VIS64 1: one pass, atomicMin on (depth << 32 | primitive id), where the
 //            driver has 64-bit atomics;
-//   VIS64 0: two passes of the same loop: PASS 1 takes atomicMin of the
-//            depth, PASS 2 atomicMin of the primitive id among the tests
-//            whose depth equals the minimum.
+//   VIS64 0, KEYS 1: one pass in 32-bit atomics: an atomicMin of the
+//            depth (a filter: a test that finds a nearer depth has lost),
+//            and for the tests that pass it, their key (depth, primitive
+//            id) stored in the batch's slot of the test, and that slot
+//            swapped into the pixel's winner while the key beats the
+//            winner's (keysMin below); prepare.comp MERGE_KEYS then takes
+//            the winners' keys into the depth and id buffers;
+//   VIS64 0, KEYS 0: two passes of the same loop: PASS 1 takes atomicMin
+//            of the depth, PASS 2 atomicMin of the primitive id among the
+//            tests whose depth equals the minimum (the renderer's fallback
+//            for a batch whose tests' keys outgrow a storage block).
 //   VIS64_EMULATE (with VIS64, for tests on drivers without 64-bit
 //            atomics): the one-pass path with a lock-free stand-in for
 //            atomicMin (visMin below).
@@ -19,6 +27,7 @@
 // Render): the buffers then hold the earlier batches' winners, and every
 // rule above keeps the least (depth, id) of all batches.
 // lint: PASS=2
+// lint: KEYS=1
 // lint: VIS64=1
 // lint: VIS64=1 VIS64_EMULATE=1
 #ifndef VIS64
@@ -30,15 +39,32 @@
 #ifndef PASS
 #define PASS 1
 #endif
+#ifndef KEYS
+#define KEYS 0
+#endif
 #ifndef WG_SIZE
 #define WG_SIZE 64
 #endif
 
 layout(local_size_x = WG_SIZE) in;
+#include "include/common.glsl"
 #include "rasterizer/layout.glsl"
+#include "rasterizer/raster.glsl"
+
+// ZState is what a span's pixels share (balancerBegin): the loop solves a
+// processor's tasks of a dispatch from it, loading the span and its
+// triangle and working out the depth's row constants once.
+struct ZState {
+    RowDepth rd;
+    int x0, y;
+    uint rowBase; // y * width
+    uint tri;     // index into tris
+    uint id;      // primitive id
+    uint j0;      // KEYS: the span's first test's slot
+};
+#define BALANCER_STATE ZState
 #define BALANCER_PROBLEM uint
 #include "balancer/loop.glsl"
-#include "rasterizer/raster.glsl"
 
 layout(std430, binding = BINDING_SPANS) readonly restrict buffer Spans { Span spans[]; };
 layout(std430, binding = BINDING_TRIS) readonly restrict buffer Tris { Tri tris[]; };
@@ -76,26 +102,88 @@ void visMin(uint pix, uint d, uint id, uint self, int x, int y) {
 }
 #elif VIS64
 layout(std430, binding = BINDING_VISIBILITY) restrict buffer Vis { uint64_t vis[]; };
+#elif KEYS
+// winner[p], p < numPixels: the batch's winning test at pixel p (its slot,
+// NO_PRIMITIVE for none); winner[numPixels + p]: the least depth tested at
+// p in the frame so far (the filter). zkeys[s], s < keyBase: span s's first
+// test's slot (the exclusive scan of the spans' lengths); zkeys[keyBase +
+// 2j], zkeys[keyBase + 2j + 1]: test j's depth and primitive id, written
+// by the test before it offers slot j as the winner.
+layout(std430, binding = BINDING_WINNER) restrict buffer Winner { uint winner[]; };
+layout(std430, binding = BINDING_Z_KEYS) restrict buffer ZKeys { uint zkeys[]; };
+uniform uint numPixels;
+uniform uint keyBase;
+
+// keysMin makes test j of key (d, id) the winner at pixel pix if its key
+// is the least offered there: the key of every slot a winner holds is
+// written before the slot is offered, so a lane compares with the current
+// winner's key and swaps itself in with atomicCompSwap, which fails only
+// because another test installed a smaller key meanwhile; a lane retries
+// at most once per test that beats it at its pixel and never waits for
+// another invocation (a spin lock is unsound on llvmpipe: see VIS64_EMULATE).
+// The filter lets through every test at the frame's least depth so far,
+// the pixel's final winner among them, so the least key of the batch is
+// offered.
+void keysMin(uint pix, uint d, uint id, uint j) {
+    if (atomicMin(winner[numPixels + pix], d) < d) {
+        return; // a nearer surface is drawn here
+    }
+    zkeys[keyBase + 2u * j] = d;
+    zkeys[keyBase + 2u * j + 1u] = id;
+    memoryBarrierBuffer();
+    uint cur = winner[pix]; // a guess: the swap checks it
+    for (;;) {
+        if (cur != NO_PRIMITIVE) {
+            uint wd = zkeys[keyBase + 2u * cur], wid = zkeys[keyBase + 2u * cur + 1u];
+            if (!(d < wd || (d == wd && id < wid))) {
+                return;
+            }
+        }
+        uint seen = atomicCompSwap(winner[pix], cur, j);
+        if (seen == cur) {
+            return;
+        }
+        cur = seen;
+    }
+}
 #else
 layout(std430, binding = BINDING_VISIBILITY) restrict buffer Depth { uint depthBuf[]; };
 layout(std430, binding = BINDING_PRIMS) restrict buffer Prim { uint primBuf[]; };
 #endif
 
 uniform int width;
-#if !VIS64 && PASS == 1
+#if !VIS64 && !KEYS && PASS == 1
 uniform int laterBatch; // 1 when earlier batches of the frame left ids
 #endif
 
-void balancerSolve(uint processor, uint span, uint task) {
+ZState balancerBegin(uint processor, uint span) {
     Span s = spans[span];
-    int x = s.x0 + int(task);
     Tri t = tris[s.tri];
-    uint d = triDepth(t, x, s.y);
-    uint pix = uint(s.y * width + x);
+    ZState z;
+    z.rd = rowDepth(t, s.y);
+    z.x0 = s.x0;
+    z.y = s.y;
+    z.rowBase = uint(s.y * width);
+    z.tri = uint(s.tri);
+    z.id = t.z.w;
+#if !VIS64 && KEYS
+    z.j0 = zkeys[span];
+#else
+    z.j0 = 0u;
+#endif
+    return z;
+}
+
+void balancerSolveIn(ZState z, uint task) {
+    int x = z.x0 + int(task);
+    uint d = rowDepthAt(z.rd, x);
+    uint pix = z.rowBase + uint(x);
 #if VIS64 && VIS64_EMULATE
-    visMin(pix, d, t.z.w, uint(s.tri), x, s.y);
+    visMin(pix, d, z.id, z.tri, x, z.y);
 #elif VIS64
-    atomicMin(vis[pix], (uint64_t(d) << 32) | uint64_t(t.z.w));
+    atomicMin(vis[pix], (uint64_t(d) << 32) | uint64_t(z.id));
+#elif KEYS
+    keysMin(pix, d, z.id, z.j0 + task);
 #elif PASS == 1
     // A nearer depth makes the id that an earlier batch left here stale:
     // clear it for PASS 2 (every writer stores the same value). The first
@@ -104,6 +192,10 @@ void balancerSolve(uint processor, uint span, uint task) {
         primBuf[pix] = NO_PRIMITIVE;
     }
 #else
-    if (depthBuf[pix] == d) atomicMin(primBuf[pix], t.z.w);
+    if (depthBuf[pix] == d) atomicMin(primBuf[pix], z.id);
 #endif
+}
+
+void balancerSolve(uint processor, uint span, uint task) {
+    balancerSolveIn(balancerBegin(processor, span), task);
 }

@@ -99,7 +99,7 @@ type Params struct {
 
 // Visibility32 names the z-buffer scheme of drivers without 64-bit
 // atomics (Params.Visibility).
-const Visibility32 = "32-bit: depths, then ids by search"
+const Visibility32 = "32-bit: the nearest tests' keys by compare-and-swap"
 
 // Table1Row is one set at one view: the workloads as the loops saw them.
 type Table1Row struct {
