@@ -8,7 +8,7 @@ import (
 )
 
 // gatherItems is ITEMS of gather.comp: processors per invocation.
-const gatherItems = 4
+const gatherItems = 64
 
 // gpuMachine runs a loop's phases on the GPU.
 type gpuMachine[T any] struct {

@@ -33,5 +33,5 @@ void main() {
 #else
     uint64_t maskedSum = sum;
 #endif
-    assignment[p] = assignOf(workload[p], n, uint(sum / uint64_t(n)), info[INFO_IDLE], sum, maskedSum).x;
+    assignment[p] = assignOf(workload[p], n, balancerDiv64(sum, uint64_t(n)), info[INFO_IDLE], sum, maskedSum).x;
 }

@@ -23,10 +23,10 @@
 #define PASS 1
 #endif
 #ifndef WG_SIZE
-#define WG_SIZE 256
+#define WG_SIZE 64
 #endif
 #ifndef ITEMS
-#define ITEMS 4
+#define ITEMS 64
 #endif
 
 layout(local_size_x = WG_SIZE) in;
@@ -54,7 +54,7 @@ void main() {
 
 #if PASS >= 2
     uint64_t sum = infoPair(info[INFO_SUM_LO], info[INFO_SUM_HI]);
-    uint avg = uint(sum / uint64_t(n));
+    uint avg = balancerDiv64(sum, uint64_t(n));
 #endif
 #if PASS == 3
     uint numIdle = info[INFO_IDLE];

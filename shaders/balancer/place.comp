@@ -1,4 +1,5 @@
 #version 450
+#extension GL_ARB_gpu_shader_int64 : require
 // place: redistribution (§2.3.1 steps 2-4) in one kernel, a client of the
 // load-balancing search. With pointers = the exclusive scan of the
 // assignment (step 1, 0-based), processor p's block is [pointers[p],
@@ -29,6 +30,7 @@
 
 layout(local_size_x = WG_SIZE) in;
 #include "include/common.glsl"
+#include "balancer/assign.glsl"
 
 layout(std430, binding = 0) readonly restrict buffer Workload { uint workload[]; };
 layout(std430, binding = 1) readonly restrict buffer ParallelIndex { uint parallelIndex[]; };
@@ -72,7 +74,7 @@ void main() {
     }
     uint p = lbsLocate(sLo, sHi, j);
     uint w = workload[p];
-    uint c = dpglCeilDiv(w, assignment[p]);
+    uint c = balancerCeilDiv(w, assignment[p]);
     uint off = (j - pointers[p]) * c; // < w: the block has ceil(w/c) processors
     newWorkload[j] = min(c, w - off);
     newParallelIndex[j] = parallelIndex[p] + off;
