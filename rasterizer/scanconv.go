@@ -2,14 +2,14 @@ package rasterizer
 
 import (
 	"github.com/dpgl/dpgl/balancer"
-	"github.com/dpgl/dpgl/scan"
 )
 
 // scanConvert runs the batch's scan-conversion loop
 // (shaders/rasterizer/scanconv.comp): one processor a set-up triangle, one
 // task a row; each triangle's spans go to its own place (its first span is
 // the exclusive scan of the rows), so r.spans comes out in one order
-// whatever processor wrote which span.
+// whatever processor wrote which span. Setup left the first spans in
+// r.spanBase.
 func (f *frame) scanConvert(bt batch) error {
 	if bt.tris == 0 {
 		return nil
@@ -17,10 +17,6 @@ func (f *frame) scanConvert(bt batch) error {
 	r := f.r
 	rows := r.rows.Slice(0, bt.tris)
 	err := f.timed(StageScanPrepare, func() error {
-		if err := grow(r.c, &r.spanBase, bt.tris, "span offsets"); err != nil {
-			return err
-		}
-		scan.ExclusiveScan(r.sc, r.spanBase.Slice(0, bt.tris), rows, scan.Add, 0)
 		if err := grow(r.c, &r.spans, bt.spans, "spans"); err != nil {
 			return err
 		}

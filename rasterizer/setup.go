@@ -20,8 +20,9 @@ type setupStage struct {
 	c                   *gpu.Context
 	count, emit         *gpu.Program // every triangle, the ones to clip listed
 	countClip, emitClip *gpu.Program // the listed ones, clipped
-	// counts holds per input triangle its outputs, then their offsets,
-	// and after the batch's n of them the triangles listed for clipping.
+	// counts holds per input triangle its outputs, then their offsets
+	// (and the total after the batch's n of them), then from n+1 the
+	// triangles listed for clipping.
 	counts *gpu.Buffer[uint32]
 	// stats: outside, clipped, non-finite, zero-area; the listed
 	// triangles; the clipping passes' work groups (x, y, z: their indirect
@@ -100,7 +101,7 @@ func (s *setupStage) passes(all, clip *gpu.Program, b *setupBatch) {
 // countPass runs the counting passes over the batch and leaves the
 // per-triangle output counts in s.counts.
 func (s *setupStage) countPass(b *setupBatch) error {
-	if err := grow(s.c, &s.counts, 2*b.n+1, "setup counts"); err != nil {
+	if err := grow(s.c, &s.counts, 2*b.n+2, "setup counts"); err != nil {
 		return err
 	}
 	s.stats.Write(0, []uint32{0, 0, 0, 0, 0, 0, 1, 1})
@@ -142,7 +143,7 @@ func (s *setupStage) readStats(input, output int) raster.SetupStats {
 // first (primitive ids from base+first): as many as f.batch allows whose
 // set-up triangles and spans fit a storage block each, shrinking the batch
 // until they do. The set-up triangles are left in r.tris, their rows in
-// r.rows.
+// r.rows and their first spans (the rows' exclusive scan) in r.spanBase.
 func (f *frame) setUp(b *mesh.GPU, first, base int) (batch, error) {
 	r := f.r
 	n := b.N - first
@@ -152,13 +153,18 @@ func (f *frame) setUp(b *mesh.GPU, first, base int) (batch, error) {
 	sb := &setupBatch{pos: b.Positions.Slice(0, 3*b.N), first: first, primBase: uint32(base + first), mvp: &f.mvp, width: r.opts.Width, height: r.opts.Height}
 	for {
 		sb.n = n
-		// Transform, clip and set up: count, scan the counts, emit.
+		// Transform, clip and set up: count, scan the counts, emit. Each
+		// scan runs over one more element than it has counts, a zero the
+		// counting and emitting passes write, so that the last offset is
+		// the total.
 		var total, spans int
 		err := f.timed(StageTransformClip, func() error {
 			if err := r.setup.countPass(sb); err != nil {
 				return err
 			}
-			total = int(scan.Reduce(r.sc, r.setup.counts.Slice(0, n), scan.Add))
+			counts := r.setup.counts.Slice(0, n+1)
+			scan.ExclusiveScan(r.sc, counts, counts, scan.Add, 0)
+			total = int(r.setup.counts.Get(n))
 			return nil
 		})
 		if err != nil {
@@ -170,19 +176,21 @@ func (f *frame) setUp(b *mesh.GPU, first, base int) (batch, error) {
 		}
 		var stats raster.SetupStats
 		err = f.timed(StageSetup, func() error {
-			counts := r.setup.counts.Slice(0, n)
-			scan.ExclusiveScan(r.sc, counts, counts, scan.Add, 0)
 			if err := grow(r.c, &r.tris, total, "set-up triangles"); err != nil {
 				return err
 			}
-			if err := grow(r.c, &r.rows, total, "triangle rows"); err != nil {
+			if err := grow(r.c, &r.rows, total+1, "triangle rows"); err != nil {
+				return err
+			}
+			if err := grow(r.c, &r.spanBase, total+1, "span offsets"); err != nil {
 				return err
 			}
 			r.setup.emitPass(sb, total, r.tris, r.rows)
+			// Each set-up triangle's first span; the last is the spans'
+			// total.
+			scan.ExclusiveScan(r.sc, r.spanBase.Slice(0, total+1), r.rows.Slice(0, total+1), scan.Add, 0)
 			stats = r.setup.readStats(n, total)
-			if total > 0 {
-				spans = int(scan.Reduce(r.sc, r.rows.Slice(0, total), scan.Add))
-			}
+			spans = int(r.spanBase.Get(total))
 			return nil
 		})
 		if err != nil {

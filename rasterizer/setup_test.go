@@ -72,7 +72,7 @@ func gpuSetup(t *testing.T, c *gpu.Context, soup [][3]float32, mvp *[16]float32,
 	}
 	s.counts.Write(0, counts)
 	tb, _ := gpu.NewBuffer[gpuTri](c, max(int(total), 1))
-	rb, _ := gpu.NewBuffer[uint32](c, max(int(total), 1))
+	rb, _ := gpu.NewBuffer[uint32](c, int(total)+1) // and the zero the emitting pass writes past the rows
 	defer tb.Delete()
 	defer rb.Delete()
 	s.emitPass(b, int(total), tb, rb)

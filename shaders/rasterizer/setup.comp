@@ -12,7 +12,7 @@
 // Both passes compute the same integers, so the counts and the writes agree.
 // Each runs twice. CLIP_PASS 0 takes every triangle and clips none: the
 // counting pass puts one that crosses a clipping plane on a list (at
-// countOrOffset[numIn + k], k from stats[4]) and the emitting pass skips
+// countOrOffset[numIn + 1 + k], k from stats[4]) and the emitting pass skips
 // it; CLIP_PASS 1 takes the stats[4] listed triangles, dispatched in the
 // stats[5] work groups the listing counted, and clips them. A SIMD vector of invocations runs every instruction of a branch
 // any of its lanes takes (llvmpipe), so the clipper's loops, in a pass of
@@ -76,8 +76,15 @@ void main() {
     uint g = dpglGlobalIndex();
 #if CLIP_PASS
     if (g >= stats[4]) return;
-    uint i = countOrOffset[numIn + g];
+    uint i = countOrOffset[numIn + 1u + g];
 #else
+    // The zero past the counts, and past the rows, that the exclusive scans
+    // turn into their totals.
+#if EMIT == 0
+    if (g == 0u) countOrOffset[numIn] = 0u;
+#else
+    if (g == 0u) rows[numOut] = 0u;
+#endif
     if (g >= numIn) return;
     uint i = g;
 #endif
@@ -126,7 +133,7 @@ void main() {
         // indirectly from stats[5]) the lanes that start one count.
         uint k = atomicAdd(stats[4], 1u);
         if (k % uint(WG_SIZE) == 0u) atomicAdd(stats[5], 1u);
-        countOrOffset[numIn + k] = i;
+        countOrOffset[numIn + 1u + k] = i;
         return;
     }
 #endif
