@@ -160,19 +160,29 @@ SpanEdges spanEdges(Tri t) {
 
 ivec2 spanAt(SpanEdges se, int y, int width) {
     int64_t yc = int64_t(y) * int64_t(SUBPIXEL) + int64_t(SUBPIXEL / 2);
-    int64_t lo = int64_t(0), hi = int64_t(width - 1);
+    int lo = 0, hi = width - 1;
     bool empty = false;
     for (int i = 0; i < 3; i++) {
         int64_t k = se.b[i] * yc + se.cb[i];
-        int64_t f = floorDivEst(k, se.a[i]);
-        int64_t l = -((f + int64_t(SUBPIXEL / 2)) >> 8);
-        int64_t h = (f - int64_t(SUBPIXEL / 2)) >> 8;
-        if (se.sgnA[i] > 0) lo = max64(lo, l);
-        if (se.sgnA[i] < 0) hi = min64(hi, h);
+        // floorDivEst with the quotient clamped to +-2^30 subpixels, so that
+        // it converts to 32 bits (a vector at a time on llvmpipe; 64-bit
+        // integers a lane at a time): beyond 2^22 pixels either way a bound
+        // lies past the image, where it decides as the true one would (a
+        // row empty, or no bound), and a clamped estimate is not corrected.
+        double est = clamp(floor(i64Double(k) / i64Double(se.a[i])), -1073741824.0, 1073741824.0);
+        int f = int(est);
+        if (abs(est) < 1073741824.0) {
+            int64_t rem = k - int64_t(f) * se.a[i];
+            f += neg64(rem) ? -1 : (lt64(rem, se.a[i]) ? 0 : 1);
+        }
+        int l = -((f + SUBPIXEL / 2) >> 8);
+        int h = (f - SUBPIXEL / 2) >> 8;
+        if (se.sgnA[i] > 0) lo = max(lo, l);
+        if (se.sgnA[i] < 0) hi = min(hi, h);
         empty = empty || (se.sgnA[i] == 0 && neg64(k));
     }
-    if (empty || lt64(hi, lo)) return ivec2(0, -1);
-    return ivec2(int(lo), int(hi));
+    if (empty || hi < lo) return ivec2(0, -1);
+    return ivec2(lo, hi);
 }
 
 ivec2 triSpan(Tri t, int y, int width) { return spanAt(spanEdges(t), y, width); }
@@ -213,10 +223,15 @@ RowDepth rowDepth(Tri t, int y) {
 uint rowDepthAt(RowDepth r, int x) {
     int64_t w1 = (r.q1 + r.s1 * int64_t(x)) >> r.shift;
     int64_t w2 = (r.q2 + r.s2 * int64_t(x)) >> r.shift;
-    // A covered pixel's barycentric quotient lies within the depth range
-    // (a hair beyond on fill-rule edges): far below floorDivEst's 2^50.
-    int64_t d = int64_t(r.z0) + floorDivEst(w1 * r.dz1 + w2 * r.dz2, r.a);
-    return uint(min64(max64(d, int64_t(0)), int64_t(DEPTH_MAX)));
+    // floorDivEst's quotient in 32 bits: a covered pixel's barycentric
+    // quotient lies within the depth range, |q| < 2^25 (a hair beyond on
+    // fill-rule edges), and llvmpipe converts doubles to 32-bit integers a
+    // vector at a time, to 64-bit ones a lane at a time.
+    int64_t n = w1 * r.dz1 + w2 * r.dz2;
+    int q = int(floor(i64Double(n) / i64Double(r.a)));
+    int64_t rem = n - int64_t(q) * r.a;
+    q += neg64(rem) ? -1 : (lt64(rem, r.a) ? 0 : 1);
+    return uint(clamp(int(r.z0) + q, 0, int(DEPTH_MAX)));
 }
 
 uint triDepth(Tri t, int x, int y) { return rowDepthAt(rowDepth(t, y), x); }
