@@ -129,9 +129,12 @@ func (l *Loop[T]) runAssign(in Info) {
 	c := l.c
 	l.putInfo(in)
 	c.BindStorage(0, l.Workload())
-	c.BindStorage(1, l.info)
 	c.BindStorage(2, l.assignment.Slice(0, l.p))
 	l.assign.SetUint("n", uint32(l.p))
+	l.assign.SetUint("avg", uint32(in.SumWorkload/uint64(l.p)))
+	l.assign.SetUint("numIdle", uint32(in.NumIdle))
+	l.assign.SetUvec2("sum", uint32(in.SumWorkload), uint32(in.SumWorkload>>32))
+	l.assign.SetUvec2("maskedSum", uint32(in.MaskedSum), uint32(in.MaskedSum>>32))
 	l.assign.DispatchInvocations(l.p)
 	c.Barrier(gpu.BarrierStorage) // the scan reads it
 }
@@ -169,6 +172,7 @@ func (m *gpuMachine[T]) redistribute(iter int, in Info) {
 		c.BindStorage(6, l.next.parallelIndex.Slice(0, n))
 		c.BindStorage(7, l.next.problem.Slice(0, n))
 		l.place.SetUint("n", uint32(n))
+		l.place.SetUint("total", uint32(in.TotalAssigned))
 		l.place.DispatchInvocations(n)
 		c.Barrier(gpu.BarrierStorage) // the solution phase reads the new arrays
 	})

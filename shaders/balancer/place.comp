@@ -41,18 +41,18 @@ layout(std430, binding = 5) writeonly restrict buffer NewWorkload { uint newWork
 layout(std430, binding = 6) writeonly restrict buffer NewParallelIndex { uint newParallelIndex[]; };
 layout(std430, binding = 7) writeonly restrict buffer NewProblem { uint newProblem[]; };   // RECORD_WORDS per processor
 
-uniform uint n; // processors
+uniform uint n;     // processors
+uniform uint total; // Σ assignment (balancer.Info.TotalAssigned): new processors with work
 
 #define LBS_OFFSET(p) pointers[p]
 #define LBS_SEGMENTS n
-#define LBS_END (pointers[n - 1u] + assignment[n - 1u])
+#define LBS_END total
 #include "include/lbs.glsl"
 
 shared uint sLo, sHi;
 
 void main() {
     uint j = dpglGlobalIndex();
-    uint total = LBS_END;
     uint first = j - gl_LocalInvocationID.x;
     if (gl_LocalInvocationID.x == 0u && first < total) {
         uint last = min(first + uint(WG_SIZE - 1), total - 1u);
