@@ -171,7 +171,10 @@ func checkFrames(t *testing.T, r *experiment.Report) {
 				t.Fatalf("frame %d: %d solution phases of %d repetitions, which had %d", i, l.Solve.N, len(l.Reps), n)
 			}
 		}
-		if (fj.IDPass != nil) != !r.Meta.Atomic64 || (fj.Z.Passes == 2) != !r.Meta.Atomic64 {
+		// One pass over the z-buffer's tasks on every driver: the 32-bit
+		// path's id pass is its fallback for a batch whose tests' keys
+		// outgrow a storage block, which this dataset is far from.
+		if fj.IDPass != nil || fj.Z.Passes != 1 {
 			t.Fatalf("frame %d: id pass %v, z passes %d on a driver with 64-bit atomics %v", i, fj.IDPass, fj.Z.Passes, r.Meta.Atomic64)
 		}
 	}

@@ -206,8 +206,8 @@ func table4(r *experiment.Report) *resultTable {
 	}
 	t.notes = append(t.notes, "each phase lasts from its first GPU timestamp to the next phase's, so a gathering includes the read-back and the decision on the host")
 	if ids != nil {
-		t.notes = append(t.notes, "the z-buffer's solution is its depth pass alone, the paper's loop; without 64-bit atomics each pixel's lowest primitive id at its depth "+
-			"is found by a second pass over all tasks by load-balancing search (no gathering, no redistribution), timed in the id pass column")
+		t.notes = append(t.notes, "the z-buffer's solution is its depth pass alone, the paper's loop; where a batch's keys outgrew a storage block, each pixel's lowest primitive id at its depth "+
+			"was found by a second pass over all tasks by load-balancing search (no gathering, no redistribution), timed in the id pass column")
 	}
 	t.notes = append(t.notes, "paper (512 CM-5 processors, ms): scan 0.2-6.4 / 58-70 / 9.8-310, z-buffer 1.1-9.3 / 59-70 / 3.0-46")
 	return t

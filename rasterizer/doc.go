@@ -40,10 +40,14 @@
 // Every span is written at its triangle's own place, whichever processor
 // produced it, and the visibility buffer keeps the nearest surface with ties
 // to the lowest primitive id whatever the order of the depth tests (a 64-bit
-// atomicMin where the driver has 64-bit atomics, two passes of the z-buffer
-// loop otherwise; tests on drivers without them run the one-pass path on a
-// lock-free stand-in, zbuffer.comp's VIS64_EMULATE). So the image is the
-// same under every policy and Lanes value, run after run.
+// atomicMin where the driver has 64-bit atomics; otherwise, in 32-bit
+// atomics, a depth filter and the key (depth, primitive id) of each test
+// that passes it swapped into the pixel's winner by compare-and-swap,
+// merged after the batch, with two passes of the z-buffer loop as the
+// fallback for a batch whose keys outgrow a storage block; tests on
+// drivers without 64-bit atomics also run the 64-bit path on a lock-free
+// stand-in, zbuffer.comp's VIS64_EMULATE). So the image is the same under
+// every policy and Lanes value, run after run.
 //
 // # The tiled path
 //

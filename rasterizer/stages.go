@@ -21,30 +21,32 @@ type Stage int
 
 const (
 	// StageTransformClip is setup.comp's counting passes (transform, clip
-	// and count the set-up triangles of each input triangle) and the
-	// counts' total, read back to size the batch.
+	// and count the set-up triangles of each input triangle), the counts'
+	// exclusive scan and their total, read back to size the batch.
 	StageTransformClip Stage = iota
-	// StageSetup is the counts' exclusive scan, setup.comp's emitting passes
-	// (the set-up triangles and their rows), and the skip statistics and
-	// the spans' total, read back.
+	// StageSetup is setup.comp's emitting passes (the set-up triangles and
+	// their rows), the span offsets (the rows' exclusive scan), and the
+	// skip statistics and the spans' total, read back.
 	StageSetup
-	// StageScanPrepare is the span offsets (the rows' exclusive scan) and
-	// the scan-conversion loop's processors (prepare.comp SCAN_PROBLEMS).
+	// StageScanPrepare is the scan-conversion loop's processors
+	// (prepare.comp SCAN_PROBLEMS).
 	StageScanPrepare
 	// StageScanLoop is the scan-conversion loop, its phases in
 	// FrameStats.ScanConversion.
 	StageScanLoop
 	// StageZPrepare is the visibility buffer cleared (once a frame), the
-	// spans made the z-buffer loop's processors (SPAN_PROBLEMS) and the
-	// pixels counted.
+	// spans made the z-buffer loop's processors (SPAN_PROBLEMS), the
+	// pixels counted and, on the 32-bit path, each span's first test (the
+	// lengths' exclusive scan).
 	StageZPrepare
 	// StageZLoop is the z-buffer loop, its phases in FrameStats.ZBuffer.
 	StageZLoop
-	// StageMerge is the emulated 64-bit path's winners merged into the
-	// visibility buffer after each batch (MERGE_WINNERS; tests only).
+	// StageMerge is the batch's winners merged into the visibility buffer
+	// after each batch: the 32-bit path's (MERGE_KEYS) and the emulated
+	// 64-bit path's (MERGE_WINNERS; tests only).
 	StageMerge
-	// StageIDPass is the 32-bit path's primitive-id pass, its processors
-	// loaded again: its phases in FrameStats.ZBufferIDs.
+	// StageIDPass is the 32-bit path's fallback's primitive-id pass, its
+	// processors loaded again: its phases in FrameStats.ZBufferIDs.
 	StageIDPass
 	// StageExtract is the 64-bit path's primitive ids taken out of the
 	// visibility words (EXTRACT_PRIMS), once a frame.

@@ -44,8 +44,9 @@ func Summarize(gpuTimes, walls []time.Duration) Stats {
 type LoopRun struct {
 	balancer.Stats
 	// Passes is the number of passes over the loop's tasks a frame made:
-	// the z-buffer of the 32-bit visibility scheme makes two (depths,
-	// then primitive ids: Frame.IDs), every other loop one.
+	// the z-buffer of the 32-bit visibility scheme's fallback (a batch
+	// whose tests' keys outgrow a storage block) makes two (depths, then
+	// primitive ids: Frame.IDs), every other loop one.
 	Passes int
 	Reps   []balancer.Stats
 }
