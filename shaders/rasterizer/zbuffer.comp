@@ -109,8 +109,9 @@ layout(std430, binding = BINDING_VISIBILITY) restrict buffer Vis { uint64_t vis[
 // test's slot (the exclusive scan of the spans' lengths); zkeys[keyBase +
 // 2j], zkeys[keyBase + 2j + 1]: test j's depth and primitive id, written
 // by the test before it offers slot j as the winner.
-layout(std430, binding = BINDING_WINNER) restrict buffer Winner { uint winner[]; };
-layout(std430, binding = BINDING_Z_KEYS) restrict buffer ZKeys { uint zkeys[]; };
+// coherent: a lane reads the keys other invocations wrote in this dispatch.
+layout(std430, binding = BINDING_WINNER) coherent restrict buffer Winner { uint winner[]; };
+layout(std430, binding = BINDING_Z_KEYS) coherent restrict buffer ZKeys { uint zkeys[]; };
 uniform uint numPixels;
 uniform uint keyBase;
 
