@@ -9,8 +9,8 @@
 // go to the lowest primitive id, whatever the order of the tests:
 //   VIS64 1: one pass, atomicMin on (depth << 32 | primitive id), where the
 //            driver has 64-bit atomics;
-//   VIS64 0, KEYS 1: one pass in 32-bit atomics: an atomicMin of the
-//            depth (a filter: a test that finds a nearer depth has lost),
+//   VIS64 0, KEYS 1: one pass in 32-bit atomics: a depth filter (a test
+//            that finds a nearer depth there has lost),
 //            and for the tests that pass it, their key (depth, primitive
 //            id) stored in the batch's slot of the test, and that slot
 //            swapped into the pixel's winner while the key beats the
@@ -104,11 +104,12 @@ void visMin(uint pix, uint d, uint id, uint self, int x, int y) {
 layout(std430, binding = BINDING_VISIBILITY) restrict buffer Vis { uint64_t vis[]; };
 #elif KEYS
 // winner[p], p < numPixels: the batch's winning test at pixel p (its slot,
-// NO_PRIMITIVE for none); winner[numPixels + p]: the least depth tested at
-// p in the frame so far (the filter). zkeys[s], s < keyBase: span s's first
-// test's slot (the exclusive scan of the spans' lengths); zkeys[keyBase +
-// 2j], zkeys[keyBase + 2j + 1]: test j's depth and primitive id, written
-// by the test before it offers slot j as the winner.
+// NO_PRIMITIVE for none); winner[numPixels + p]: the filter, a depth tested
+// at p in the frame so far (about the least; DEPTH_MAX before any).
+// zkeys[s], s < keyBase: span s's first test's slot (the exclusive scan of
+// the spans' lengths); zkeys[keyBase + 2j], zkeys[keyBase + 2j + 1]: test
+// j's depth and primitive id, written by the test before it offers slot j
+// as the winner.
 // coherent: a lane reads the keys other invocations wrote in this dispatch.
 layout(std430, binding = BINDING_WINNER) coherent restrict buffer Winner { uint winner[]; };
 layout(std430, binding = BINDING_Z_KEYS) coherent restrict buffer ZKeys { uint zkeys[]; };
@@ -122,12 +123,19 @@ uniform uint keyBase;
 // because another test installed a smaller key meanwhile; a lane retries
 // at most once per test that beats it at its pixel and never waits for
 // another invocation (a spin lock is unsound on llvmpipe: see VIS64_EMULATE).
-// The filter lets through every test at the frame's least depth so far,
-// the pixel's final winner among them, so the least key of the batch is
+// The filter lets through every test at the pixel's least depth, the
+// pixel's final winner among them, so the least key of the batch is
 // offered.
 void keysMin(uint pix, uint d, uint id, uint j) {
-    if (atomicMin(winner[numPixels + pix], d) < d) {
+    // The filter needs no atomics: every value it ever holds is some
+    // test's depth (or the cleared DEPTH_MAX), never below the pixel's
+    // least, so a stale read or a lost store only lets more tests through.
+    uint f = winner[numPixels + pix];
+    if (f < d) {
         return; // a nearer surface is drawn here
+    }
+    if (f > d) {
+        winner[numPixels + pix] = d;
     }
     zkeys[keyBase + 2u * j] = d;
     zkeys[keyBase + 2u * j + 1u] = id;
