@@ -34,10 +34,11 @@ const (
 	bindingTilePreps   = 19 // tiled path: per set-up triangle its record
 	bindingTileCounter = 20 // tiled path: records made, then the skip statistics
 	bindingZKeys       = 21 // 32-bit visibility: each span's first test, then the tests' keys
+	bindingTileBins    = 22 // tiled path: per tile a bin of records' indices
 
 	// numBindings is how many binding points the renderer needs: the
 	// driver must offer that many (GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS).
-	numBindings = 22
+	numBindings = 23
 )
 
 // gpuTri mirrors struct Tri of shaders/rasterizer/raster.glsl (std430,

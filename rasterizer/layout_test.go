@@ -57,6 +57,7 @@ var goBindings = map[string]int{
 	"BINDING_TILE_PREPS":     bindingTilePreps,
 	"BINDING_TILE_COUNTER":   bindingTileCounter,
 	"BINDING_Z_KEYS":         bindingZKeys,
+	"BINDING_TILE_BINS":      bindingTileBins,
 }
 
 // TestBindingsMatchGLSL: every binding point of layout.glsl has a Go
@@ -119,7 +120,7 @@ var blockBinding = map[string]int{
 	"Vis": bindingVisibility, "Depth": bindingVisibility, "Prim": bindingPrims, "Prims": bindingPrims,
 	"Winner": bindingWinner, "Image": bindingImage,
 	"TileCount": bindingTileCount, "TileStart": bindingTileStart, "List": bindingTileList,
-	"Preps": bindingTilePreps, "Counter": bindingTileCounter, "ZKeys": bindingZKeys,
+	"Preps": bindingTilePreps, "Counter": bindingTileCounter, "ZKeys": bindingZKeys, "Bins": bindingTileBins,
 }
 
 // rendererPrograms returns every kernel a renderer built, by name.

@@ -19,6 +19,15 @@ import (
 // datasets at 512x512 (bench render).
 const TileSize = 8
 
+// firstBinCap is the tiles' bins' first capacity (tiledStage.binCap), and
+// maxBinBytes what all the bins may take: a frame whose busiest tile has
+// more entries than its bin holds makes its lists by the counting sort,
+// and the bins grow for the next frames while they stay within it.
+const (
+	firstBinCap = 64
+	maxBinBytes = 32 << 20
+)
+
 // visibilityTiled is FrameStats.Visibility on the tiled path.
 const visibilityTiled = "tiled: each pixel's least (depth, id) over its tile's triangles, no atomics"
 
@@ -37,11 +46,12 @@ type tilePrep struct {
 // tiledStage is the tiled rasterizer that Options.Tiled puts in place of
 // the scan-conversion and z-buffer loops: one pass transforms and sets up
 // the triangles into records (shaders/rasterizer/tilesetup.comp, the
-// arithmetic of setup.comp) and counts them by screen tile, leaving those
-// that cross a clipping plane to a second pass that clips them, a scan of
-// the counts and tilebin.comp make the tiles' lists (a counting sort), and
-// one work group a tile keeps each pixel's least (depth, primitive id) over
-// its list (tile.comp). It writes the visibility buffers of the
+// arithmetic of setup.comp), counts them by screen tile and appends them
+// to the tiles' bins, leaving those that cross a clipping plane to a
+// second pass that clips them; where a tile's bin overflows, a scan of the
+// counts and tilebin.comp make the tiles' lists instead (a counting sort);
+// and one work group a tile keeps each pixel's least (depth, primitive id)
+// over its list (tile.comp). It writes the visibility buffers of the
 // renderer's scheme, so resolve, Visibility and batches work unchanged,
 // and the image is the loops' bit for bit: coverage and depth are
 // raster's, and a minimum does not depend on the order it is taken in.
@@ -51,19 +61,26 @@ type tiledStage struct {
 	clip    *gpu.Program        // tilesetup.comp, CLIP_PASS 1: the same for the triangles to clip
 	emit    *gpu.Program        // tilebin.comp: the tile lists
 	raster  *gpu.Program        // tile.comp
-	counter *gpu.Buffer[uint32] // tilesetup.comp's: records, the skip statistics, the triangles to clip
+	counter *gpu.Buffer[uint32] // tilesetup.comp's: records, the skip statistics, the triangles to clip, the bins' overflow
 	// tileCount is per tile its triangles (the emit pass's cursor after
 	// the scan), tileStart its exclusive scan, list the records' indices
-	// grouped by tile, prep the records.
-	tileCount, tileStart, list *gpu.Buffer[uint32]
-	prep                       *gpu.Buffer[tilePrep]
-	maxList                    int // list entries one storage block holds
-	maxPrep                    int // records one storage block holds
+	// grouped by tile, prep the records. bins holds binCap entries a tile
+	// (tile t's from t*binCap), filled by the setup pass; binned says that
+	// the batch's lists are there, not in list.
+	tileCount, tileStart, list, bins *gpu.Buffer[uint32]
+	prep                             *gpu.Buffer[tilePrep]
+	binCap                           int
+	binned                           bool
+	maxList                          int // list entries one storage block holds
+	maxPrep                          int // records one storage block holds
+	maxBins                          int // entries the bins may hold in all
 }
 
 func newTiledStage(c *gpu.Context, vis64 bool) (s *tiledStage, err error) {
 	s = &tiledStage{c: c, maxList: int(min(c.Caps().MaxSSBOSize/4, math.MaxInt32)),
-		maxPrep: int(min(c.Caps().MaxSSBOSize/int64(unsafe.Sizeof(tilePrep{})), math.MaxInt32))}
+		maxPrep: int(min(c.Caps().MaxSSBOSize/int64(unsafe.Sizeof(tilePrep{})), math.MaxInt32)),
+		binCap:  firstBinCap}
+	s.maxBins = min(s.maxList, maxBinBytes/4)
 	defer func() {
 		if err != nil {
 			s.delete()
@@ -87,7 +104,7 @@ func newTiledStage(c *gpu.Context, vis64 bool) (s *tiledStage, err error) {
 	if s.raster, err = c.Program("rasterizer/tile.comp", map[string]string{"VIS64": v, "TILE": tile}); err != nil {
 		return nil, err
 	}
-	if s.counter, err = gpu.NewBuffer[uint32](c, 6); err != nil {
+	if s.counter, err = gpu.NewBuffer[uint32](c, 7); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -98,6 +115,7 @@ func (s *tiledStage) delete() {
 	s.tileCount.Delete()
 	s.tileStart.Delete()
 	s.list.Delete()
+	s.bins.Delete()
 	s.prep.Delete()
 }
 
@@ -107,7 +125,9 @@ func tiles(w, h int) (tx, ty int) {
 }
 
 // setUp runs tilesetup.comp over the batch: its records in prep, their
-// tile counts in tileCount. The first pass sets up the triangles that need
+// tile counts in tileCount, and the tiles' lists in bins unless one
+// overflows its bin (binned says which; the bins then grow for the next
+// batch while they fit maxBins). The first pass sets up the triangles that need
 // no clipping and lists the others (in list, free until bin), the second
 // clips those; so the clipper runs only for the triangles that cross the
 // view's planes. It returns the records and the skip statistics, running
@@ -129,6 +149,13 @@ func (s *tiledStage) setUp(b *setupBatch) (records int, stats raster.SetupStats,
 	if err := grow(s.c, &s.prep, min(b.n+b.n/8+64, s.maxPrep), "tile records"); err != nil {
 		return 0, stats, err
 	}
+	binCap := s.binCap
+	if nt*binCap > s.maxBins {
+		binCap = 0
+	}
+	if err := grow(s.c, &s.bins, nt*binCap, "tile bins"); err != nil {
+		return 0, stats, err
+	}
 	for {
 		s.tileCount.FillRange(0, nt, 0)
 		s.counter.Fill(0)
@@ -141,6 +168,7 @@ func (s *tiledStage) setUp(b *setupBatch) (records int, stats raster.SetupStats,
 				s.c.BindStorage(bindingTileCounter, s.counter)
 				s.c.BindStorage(bindingTilePreps, s.prep)
 				s.c.BindStorage(bindingTileList, s.list)
+				s.c.BindStorage(bindingTileBins, s.bins)
 				p.SetMat4("mvp", *b.mvp)
 				p.SetUint("numTris", uint32(n))
 				p.SetUint("first", uint32(b.first))
@@ -149,6 +177,7 @@ func (s *tiledStage) setUp(b *setupBatch) (records int, stats raster.SetupStats,
 				p.SetVec2("guard", gx, gy)
 				p.SetInt("tilesX", int32(tx))
 				p.SetUint("capacity", uint32(capacity))
+				p.SetUint("binCap", uint32(binCap))
 				p.DispatchInvocations(n)
 				s.c.Barrier(gpu.BarrierStorage)
 			})
@@ -162,6 +191,15 @@ func (s *tiledStage) setUp(b *setupBatch) (records int, stats raster.SetupStats,
 		records = int(v[0])
 		stats = raster.SetupStats{Input: b.n, Outside: int(v[1]), Clipped: int(v[2]), NonFinite: int(v[3]), ZeroArea: int(v[4]), Output: records}
 		if records <= capacity || records > s.maxPrep {
+			s.binned = binCap > 0 && v[6] == 0
+			if need := int(v[6]); need > binCap {
+				// The next frames' bins: room for this one's busiest tile.
+				c := s.binCap
+				for c < need && nt*c*2 <= s.maxBins {
+					c *= 2
+				}
+				s.binCap = c
+			}
 			return records, stats, nil
 		}
 		if err := grow(s.c, &s.prep, records, "tile records"); err != nil {
@@ -172,12 +210,12 @@ func (s *tiledStage) setUp(b *setupBatch) (records int, stats raster.SetupStats,
 
 // bin turns the tile counts of n records into the tile lists and reports
 // their entries, or false when they would exceed a storage block (the
-// batch is then too large).
+// batch is then too large). It has nothing to do when setUp binned them.
 func (s *tiledStage) bin(sc *scan.Scanner, n, w, h int) (int, bool, error) {
 	tx, ty := tiles(w, h)
 	nt := tx * ty
 	counts := s.tileCount.Slice(0, nt)
-	if n == 0 {
+	if n == 0 || s.binned {
 		return 0, true, nil
 	}
 	entries := int(scan.Reduce(sc, counts, scan.Add))
@@ -211,7 +249,13 @@ func (s *tiledStage) draw(vis, prims *gpu.Buffer[uint32], w, h int) {
 	s.c.BindStorage(bindingTilePreps, s.prep)
 	s.c.BindStorage(bindingTileCount, s.tileCount.Slice(0, nt))
 	s.c.BindStorage(bindingTileStart, s.tileStart.Slice(0, nt))
-	s.c.BindStorage(bindingTileList, s.list)
+	if s.binned {
+		s.c.BindStorage(bindingTileList, s.bins)
+		s.raster.SetUint("binCap", uint32(s.binCap))
+	} else {
+		s.c.BindStorage(bindingTileList, s.list)
+		s.raster.SetUint("binCap", 0)
+	}
 	s.c.BindStorage(bindingVisibility, vis)
 	s.c.BindStorage(bindingPrims, prims)
 	s.raster.SetIvec2("size", int32(w), int32(h))

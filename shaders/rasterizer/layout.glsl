@@ -33,6 +33,7 @@
 // The loops' 32-bit visibility (zbuffer.comp KEYS): each span's first
 // test, then the tests' keys.
 #define BINDING_Z_KEYS 21
+#define BINDING_TILE_BINS 22    // the tiled path's: per tile a bin of binCap records' indices
 
 // Span is one row of a set-up triangle: the scan-conversion loop's output
 // (one per task) and the z-buffer loop's problem data. x1 < x0 when the row

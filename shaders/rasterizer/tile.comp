@@ -51,7 +51,8 @@ layout(std430, binding = BINDING_VISIBILITY) restrict buffer Depth { uint depthB
 #endif
 layout(std430, binding = BINDING_PRIMS) restrict buffer Prim { uint primBuf[]; };
 
-uniform ivec2 size; // image width, height
+uniform ivec2 size;   // image width, height
+uniform uint binCap;  // > 0: tile t's list is list[t * binCap, ...) (tilesetup.comp's bins); 0: from tileStart[t]
 
 // floorDivByEstimate is floorDiv(n, a) for a > 0: a double quotient, then
 // corrected in exact integers. n and a rounded to 53 bits and the double
@@ -87,7 +88,7 @@ void main() {
     ivec2 org = tile * TILE;
     uint cnt = tileCount[t];
     if (cnt == 0u) return; // the group's common exit: no barrier follows
-    uint start = tileStart[t];
+    uint start = binCap != 0u ? t * binCap : tileStart[t];
     // Invocation lid keeps the least (depth, id) of the row's pixels.
     int py = org.y + int(lid);
     uint bestD[TILE], bestId[TILE];

@@ -5,13 +5,19 @@
 // arithmetic of setup.comp, raster.SetupMesh), and for each set-up
 // triangle append its record (tileprep.glsl) at a slot taken from a
 // counter, and count it in every tile it reaches (tilebin.comp's test).
+// With binCap > 0 it also writes the record's slot into the reached tile's
+// bin, bins[tile * binCap + count] for the counts below binCap, so that
+// the tiles' lists need no second pass; a tile whose count passes binCap
+// raises counter[6] to its count, and the caller makes the lists by
+// tilebin.comp's counting sort instead (the counts are whole either way).
 // The slots' order is the atomics'; the tile kernel ranks a chunk's
 // triangles by primitive id, so no order changes a pixel. The counter runs
 // on past capacity: the caller grows the records to it and runs the pass
 // again (tileCount and the counter cleared).
 //   counter[0]: set-up triangles; counter[1..4]: outside, clipped,
 //   non-finite, zero-area (raster.SetupStats); counter[5]: triangles left
-//   to the clipping pass.
+//   to the clipping pass; counter[6]: the largest tile count past binCap
+//   (0: every tile's list is in its bin).
 // The pass runs twice. CLIP_PASS 0 takes every triangle but clips none:
 // one that crosses a clipping plane goes on clipList (at counter[5]) for
 // CLIP_PASS 1, which takes the triangles of clipList and clips them. A SIMD
@@ -37,7 +43,8 @@ layout(local_size_x = WG_SIZE) in;
 
 layout(std430, binding = BINDING_POSITIONS) readonly restrict buffer Positions { vec4 pos[]; }; // xyz, w unused
 layout(std430, binding = BINDING_TILE_COUNT) restrict buffer TileCount { uint tileCount[]; };
-layout(std430, binding = BINDING_TILE_COUNTER) restrict buffer Counter { uint counter[6]; };
+layout(std430, binding = BINDING_TILE_COUNTER) restrict buffer Counter { uint counter[7]; };
+layout(std430, binding = BINDING_TILE_BINS) writeonly restrict buffer Bins { uint bins[]; };
 layout(std430, binding = BINDING_TILE_LIST) restrict buffer List { uint clipList[]; }; // the triangles to clip
 layout(std430, binding = BINDING_TILE_PREPS) writeonly restrict buffer Preps { Prep prep[]; };
 
@@ -49,16 +56,26 @@ uniform ivec2 size;
 uniform vec2 guard;
 uniform int tilesX;
 uniform uint capacity; // records prep holds
+uniform uint binCap;   // entries a tile's bin holds; 0: no bins
 
-// binCount adds p to the count of every tile it reaches (tilebin.comp
-// writes the same tiles' lists), in two loops of at most tilesX and tilesY
-// steps each (a driver may cut one loop's iterations; gpu.Caps.LoopLimit).
-void binCount(Prep p) {
+// binCount adds record slot p to the count of every tile it reaches, and
+// to its bin (tilebin.comp writes the same tiles' lists), in two loops of
+// at most tilesX and tilesY steps each (a driver may cut one loop's
+// iterations; gpu.Caps.LoopLimit).
+void binCount(Prep p, uint slot) {
     if (p.box.y < p.box.x || p.box.w < p.box.z) return;
     Reach r = makeReach(p);
     for (int ty = p.box.z / TILE; ty <= p.box.w / TILE; ty++) {
         for (int tx = p.box.x / TILE; tx <= p.box.y / TILE; tx++) {
-            if (prepReaches(p, r, tx, ty)) atomicAdd(tileCount[uint(ty * tilesX + tx)], 1u);
+            if (prepReaches(p, r, tx, ty)) {
+                uint tile = uint(ty * tilesX + tx);
+                uint k = atomicAdd(tileCount[tile], 1u);
+                if (k < binCap) {
+                    bins[tile * binCap + k] = slot;
+                } else if (binCap != 0u) {
+                    atomicMax(counter[6], k + 1u);
+                }
+            }
         }
     }
 }
@@ -75,7 +92,7 @@ void emit(ivec2 p0, ivec2 p1, ivec2 p2, uvec3 z, uint i) {
     if (slot >= capacity) return; // counted: the caller grows and runs again
     Prep p = makePrep(t, size.x);
     prep[slot] = p;
-    binCount(p);
+    binCount(p, slot);
 }
 
 void main() {
