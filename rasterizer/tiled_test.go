@@ -3,6 +3,7 @@ package rasterizer
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -176,6 +177,65 @@ func TestTiledMatchesPaperRenderer(t *testing.T) {
 			tiled.Delete()
 		}
 	}
+}
+
+// TestTiledReachRow checks tileprep.glsl's reachRow, which narrows the
+// tiles the binning loops test on each row of a triangle's box: the tile
+// counts equal those of loops over the whole box, for every scene and
+// view.
+func TestTiledReachRow(t *testing.T) {
+	c := gputest.Context(t)
+	s := newScanner(t, c)
+	const w, h = 96, 80
+	o := DefaultOptions()
+	o.Width, o.Height, o.Tiled = w, h, true
+	rd, err := New(s, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Delete()
+	box, err := c.Program("rasterizer/tilesetup.comp", map[string]string{"TILE": fmt.Sprint(TileSize), "REACH_BOX": "1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, ty := tiles(w, h)
+	scenes := tiledScenes(t)
+	scenes["long thin"] = longThinSoup(gputest.Rand(t), 300)
+	for name, soup := range scenes {
+		if len(soup) == 0 {
+			continue
+		}
+		m := uploadSoup(t, c, soup)
+		for ci, cam := range tiledCameras(w, h) {
+			var counts [2][]uint32
+			for k := range counts {
+				if _, err := rd.Render(m, cam); err != nil {
+					t.Fatal(err)
+				}
+				counts[k] = rd.tiled.tileCount.Download()[:tx*ty]
+				rd.tiled.setup, box = box, rd.tiled.setup
+			}
+			for i := range counts[0] {
+				if counts[0][i] != counts[1][i] {
+					t.Fatalf("%s, camera %d: tile (%d,%d) has %d triangles by reachRow, %d by the whole box", name, ci, i%tx, i/tx, counts[0][i], counts[1][i])
+				}
+			}
+		}
+	}
+}
+
+// longThinSoup is n slivers across the view at random angles: their boxes
+// hold far more tiles than they reach.
+func longThinSoup(r *rand.Rand, n int) [][3]float32 {
+	var soup [][3]float32
+	for i := 0; i < n; i++ {
+		a := r.Float64() * 2 * math.Pi
+		dx, dy := float32(math.Cos(a)), float32(math.Sin(a))
+		cx, cy, z := float32(r.Float64()-0.5), float32(r.Float64()-0.5), float32(r.Float64()-0.5)
+		wd := float32(r.Float64() * 0.02)
+		soup = append(soup, [3]float32{cx - 1.5*dx, cy - 1.5*dy, z}, [3]float32{cx + 1.5*dx, cy + 1.5*dy, z}, [3]float32{cx + 1.5*dx - wd*dy, cy + 1.5*dy + wd*dx, z + 0.1})
+	}
+	return soup
 }
 
 // TestTiledListLimit makes the tile lists' storage block small, so that a

@@ -39,7 +39,9 @@ void main() {
     // Two loops of at most tilesX and tilesY steps each (a driver may cut
     // one loop's iterations; see gpu.Caps.LoopLimit).
     for (int ty = p.box.z / TILE; ty <= p.box.w / TILE; ty++) {
-        for (int tx = p.box.x / TILE; tx <= p.box.y / TILE; tx++) {
+        int tx0, tx1;
+        reachRow(p, r, ty, tx0, tx1);
+        for (int tx = tx0; tx <= tx1; tx++) {
             if (prepReaches(p, r, tx, ty)) {
                 uint tile = uint(ty * tilesX + tx);
                 list[tileStart[tile] + atomicAdd(tileCount[tile], 1u)] = i;

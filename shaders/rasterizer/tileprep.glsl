@@ -100,3 +100,34 @@ bool prepReaches(Prep p, Reach r, int tx, int ty) {
     }
     return reaches;
 }
+
+// reachRow narrows the tiles of row ty that prepReaches is asked about to
+// [tx0, tx1], a superset of those it says yes to (so the loops over them
+// find the same tiles as a loop over the box's row): per edge, the tile's
+// test holds only when the largest A_e*dx over its columns reaches thr_e
+// less the largest B_e*dy over the row's pixel rows, which bounds dx from
+// one side. A pixel of slack each side covers the doubles' rounding. Long
+// thin triangles across the box then cost a few tiles a row, not the box's
+// width.
+void reachRow(Prep p, Reach r, int ty, out int tx0, out int tx1) {
+    double dy0 = double(max(ty * TILE, p.box.z) - p.box.z);
+    double dy1 = double(min(ty * TILE + TILE - 1, p.box.w) - p.box.z);
+    double w = double(p.box.y - p.box.x);
+    double lo = 0.0, hi = w;
+    for (int e = 0; e < 3; e++) {
+        double b = double(p.b[e]);
+        double need = r.thr[e] - max(b * dy0, b * dy1); // A_e * dx >= need
+        if (p.a[e] > 0) {
+            lo = max(lo, need / double(p.a[e]));
+        } else if (p.a[e] < 0) {
+            hi = min(hi, need / double(p.a[e]));
+        } else if (need > 0.0) {
+            hi = -2.0;
+        }
+    }
+    // Clamped before the conversion: far triangles' bounds overflow ints.
+    int x0 = int(floor(clamp(lo, -1.0, w + 1.0))) - 1;
+    int x1 = int(ceil(clamp(hi, -2.0, w + 1.0))) + 1;
+    tx0 = (p.box.x + max(x0, 0)) / TILE;
+    tx1 = x1 < x0 ? tx0 - 1 : (p.box.x + min(x1, p.box.y - p.box.x)) / TILE;
+}

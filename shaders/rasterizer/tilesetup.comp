@@ -31,6 +31,9 @@
 #ifndef CLIP_PASS
 #define CLIP_PASS 0
 #endif
+#ifndef REACH_BOX
+#define REACH_BOX 0
+#endif
 #ifndef WG_SIZE
 #define WG_SIZE 64
 #endif
@@ -66,7 +69,14 @@ void binCount(Prep p, uint slot) {
     if (p.box.y < p.box.x || p.box.w < p.box.z) return;
     Reach r = makeReach(p);
     for (int ty = p.box.z / TILE; ty <= p.box.w / TILE; ty++) {
-        for (int tx = p.box.x / TILE; tx <= p.box.y / TILE; tx++) {
+        int tx0, tx1;
+#if REACH_BOX // tests: the box's whole row, which reachRow narrows
+        tx0 = p.box.x / TILE;
+        tx1 = p.box.y / TILE;
+#else
+        reachRow(p, r, ty, tx0, tx1);
+#endif
+        for (int tx = tx0; tx <= tx1; tx++) {
             if (prepReaches(p, r, tx, ty)) {
                 uint tile = uint(ty * tilesX + tx);
                 uint k = atomicAdd(tileCount[tile], 1u);
