@@ -62,6 +62,8 @@ type frame struct {
 	cleared bool // the visibility buffer is cleared for this frame
 	batch   int  // triangles to try in the next batch
 	mvp     [16]float32
+	cam     view.Camera
+	shaded  bool // the image is shaded: the tiled path's one batch did it (tiled.go)
 }
 
 // newFrame checks Render's arguments and starts a frame.
@@ -78,7 +80,7 @@ func (r *Renderer) newFrame(m *mesh.GPU, cam view.Camera) (*frame, error) {
 	if total := int64(m.Len()); total >= int64(raster.NoPrimitive) {
 		return nil, fmt.Errorf("rasterizer: %d triangles: primitive ids are 32-bit, with %#x meaning none", total, raster.NoPrimitive)
 	}
-	f := &frame{r: r, batch: r.batchTriangles, mvp: mvp}
+	f := &frame{r: r, batch: r.batchTriangles, mvp: mvp, cam: cam}
 	switch {
 	case r.vis64 && !r.c.Caps().Atomic64:
 		f.st.Visibility = visibility64Emulated

@@ -47,18 +47,31 @@ func (s *resolveStage) run(blocks []*mesh.GPU, prims, rgba gpu.Array[uint32], ca
 // triangle has id base.
 func (s *resolveStage) pass(b *mesh.GPU, base int, prims, rgba gpu.Array[uint32], cam view.Camera, mat Material, w, h int) {
 	p := s.prog
-	nm := cam.View.Mat3().Inv().Transpose().Mat4()
 	n := 0
 	if b != nil {
-		s.c.BindStorage(bindingPositions, b.Positions)
-		s.c.BindStorage(bindingNormals, b.Normals)
 		n = b.N
-	} else {
-		s.c.BindStorage(bindingPositions, nil)
-		s.c.BindStorage(bindingNormals, nil)
 	}
+	setShading(s.c, p, b, cam, mat)
 	p.SetUint("primBase", uint32(base))
 	p.SetUint("primCount", uint32(n))
+	s.c.BindStorage(bindingPrims, prims)
+	s.c.BindStorage(bindingImage, rgba)
+	p.SetIvec2("size", int32(w), int32(h))
+	p.DispatchInvocations2D(w, h)
+}
+
+// setShading binds block b's positions and normals (none for a nil b) and
+// sets the uniforms of shaders/rasterizer/shade.glsl in p for camera cam
+// and material mat, on the GL thread.
+func setShading(c *gpu.Context, p *gpu.Program, b *mesh.GPU, cam view.Camera, mat Material) {
+	if b != nil {
+		c.BindStorage(bindingPositions, b.Positions)
+		c.BindStorage(bindingNormals, b.Normals)
+	} else {
+		c.BindStorage(bindingPositions, nil)
+		c.BindStorage(bindingNormals, nil)
+	}
+	nm := cam.View.Mat3().Inv().Transpose().Mat4()
 	flat := int32(0)
 	if mat.Shading == Flat {
 		flat = 1
@@ -71,22 +84,22 @@ func (s *resolveStage) pass(b *mesh.GPU, base int, prims, rgba gpu.Array[uint32]
 		ortho = 1
 	}
 	p.SetInt("orthographic", ortho)
-	s.c.BindStorage(bindingPrims, prims)
-	s.c.BindStorage(bindingImage, rgba)
 	p.SetMat4("mvp", cam.MVP())
 	p.SetMat4("modelView", [16]float32(cam.View))
 	p.SetMat4("normalMatrix", [16]float32(nm))
-	p.SetIvec2("size", int32(w), int32(h))
 	p.SetVec4("baseColor", unorm(mat.Base.R), unorm(mat.Base.G), unorm(mat.Base.B), 1)
 	p.SetVec4("background", unorm(mat.Background.R), unorm(mat.Background.G), unorm(mat.Background.B), unorm(mat.Background.A))
 	p.SetVec4("material", mat.Ambient, mat.Diffuse, mat.Specular, float32(math.Max(float64(mat.Shininess), 1)))
-	p.DispatchInvocations2D(w, h)
 }
 
 // resolve ends the frame: the visibility buffer cleared if no batch
 // reached the z-buffer (an empty or invisible mesh), the 64-bit path's
-// primitive ids extracted, and every pixel shaded.
+// primitive ids extracted, and every pixel shaded; nothing when the tiled
+// path's one batch shaded the frame as it drew (f.shaded).
 func (f *frame) resolve(blocks []*mesh.GPU, cam view.Camera) {
+	if f.shaded {
+		return
+	}
 	r := f.r
 	w, h := r.opts.Width, r.opts.Height
 	if !f.cleared {

@@ -61,6 +61,7 @@ type tiledStage struct {
 	clip    *gpu.Program        // tilesetup.comp, CLIP_PASS 1: the same for the triangles to clip
 	emit    *gpu.Program        // tilebin.comp: the tile lists
 	raster  *gpu.Program        // tile.comp
+	shade   *gpu.Program        // tile.comp, SHADE 1: a frame's only batch, shaded as it is drawn
 	counter *gpu.Buffer[uint32] // tilesetup.comp's: records, the skip statistics, the triangles to clip, the bins' overflow
 	// tileCount is per tile its triangles (the emit pass's cursor after
 	// the scan), tileStart its exclusive scan, list the records' indices
@@ -74,6 +75,9 @@ type tiledStage struct {
 	maxList                          int // list entries one storage block holds
 	maxPrep                          int // records one storage block holds
 	maxBins                          int // entries the bins may hold in all
+	// separateResolve makes every frame clear the buffers and shade by
+	// the resolve pass, as the loops do (comparisons).
+	separateResolve bool
 }
 
 func newTiledStage(c *gpu.Context, vis64 bool) (s *tiledStage, err error) {
@@ -102,6 +106,9 @@ func newTiledStage(c *gpu.Context, vis64 bool) (s *tiledStage, err error) {
 		v = "1"
 	}
 	if s.raster, err = c.Program("rasterizer/tile.comp", map[string]string{"VIS64": v, "TILE": tile}); err != nil {
+		return nil, err
+	}
+	if s.shade, err = c.Program("rasterizer/tile.comp", map[string]string{"VIS64": v, "TILE": tile, "SHADE": "1"}); err != nil {
 		return nil, err
 	}
 	if s.counter, err = gpu.NewBuffer[uint32](c, 7); err != nil {
@@ -240,10 +247,11 @@ func (s *tiledStage) bin(sc *scan.Scanner, n, w, h int) (int, bool, error) {
 	return entries, true, nil
 }
 
-// draw runs the tile kernel over the binned triangles' records into the
+// draw runs the tile kernel p over the binned triangles' records into the
 // visibility buffers vis (the 32-bit scheme's depths, or the packed 64-bit
-// words) and prims, on the GL thread.
-func (s *tiledStage) draw(vis, prims *gpu.Buffer[uint32], w, h int) {
+// words) and prims, on the GL thread. p is s.raster, or s.shade with its
+// shading set (setShading) and the image bound.
+func (s *tiledStage) draw(p *gpu.Program, vis, prims *gpu.Buffer[uint32], w, h int) {
 	tx, ty := tiles(w, h)
 	nt := tx * ty
 	s.c.BindStorage(bindingTilePreps, s.prep)
@@ -251,15 +259,15 @@ func (s *tiledStage) draw(vis, prims *gpu.Buffer[uint32], w, h int) {
 	s.c.BindStorage(bindingTileStart, s.tileStart.Slice(0, nt))
 	if s.binned {
 		s.c.BindStorage(bindingTileList, s.bins)
-		s.raster.SetUint("binCap", uint32(s.binCap))
+		p.SetUint("binCap", uint32(s.binCap))
 	} else {
 		s.c.BindStorage(bindingTileList, s.list)
-		s.raster.SetUint("binCap", 0)
+		p.SetUint("binCap", 0)
 	}
 	s.c.BindStorage(bindingVisibility, vis)
 	s.c.BindStorage(bindingPrims, prims)
-	s.raster.SetIvec2("size", int32(w), int32(h))
-	s.raster.Dispatch(tx, ty, 1)
+	p.SetIvec2("size", int32(w), int32(h))
+	p.Dispatch(tx, ty, 1)
 	s.c.Barrier(gpu.BarrierStorage)
 }
 
@@ -315,11 +323,24 @@ func (f *frame) drawTiled(b *mesh.GPU, first, base int) (int, error) {
 	}
 	f.st.Setup = addSetupStats(f.st.Setup, stats)
 	f.st.Batches++
-	if records > 0 {
+	switch {
+	case !f.cleared && first == 0 && n == b.N && !r.tiled.separateResolve:
+		// The frame's first batch takes the whole block: the tiles start
+		// from empty buffers and shade as they draw. Should a later
+		// block's batch follow, it merges into what this one wrote and
+		// resets shaded, and resolve shades the frame.
+		f.timedGL(StageTiles, func() {
+			setShading(r.c, r.tiled.shade, b, f.cam, r.opts.Material)
+			r.c.BindStorage(bindingImage, r.rgba)
+			r.tiled.draw(r.tiled.shade, r.depth, r.prims, w, h)
+		})
+		f.cleared, f.shaded = true, true
+	case records > 0:
 		if !f.cleared {
 			f.timedGL(StageZPrepare, f.clear)
 		}
-		f.timedGL(StageTiles, func() { r.tiled.draw(r.depth, r.prims, w, h) })
+		f.timedGL(StageTiles, func() { r.tiled.draw(r.tiled.raster, r.depth, r.prims, w, h) })
+		f.shaded = false
 	}
 	r.clock.read(&f.st.Stages)
 	return n, nil

@@ -179,6 +179,53 @@ func TestTiledMatchesPaperRenderer(t *testing.T) {
 	}
 }
 
+// TestTiledShadesFlat: where the tiled path shades as it draws (tile.comp
+// SHADE 1), flat shading paints the pixels resolve.comp paints after the
+// loops, bit for bit, at every camera.
+func TestTiledShadesFlat(t *testing.T) {
+	c := gputest.Context(t)
+	s := newScanner(t, c)
+	const w, h = 64, 48
+	o := DefaultOptions()
+	o.Width, o.Height = w, h
+	o.Material.Shading = Flat
+	o.ScanConversion = quiet(balancer.Config{Policy: balancer.Never})
+	o.ZBuffer = quiet(balancer.Config{Policy: balancer.Never})
+	paper, err := New(s, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer paper.Delete()
+	o.Tiled = true
+	tiled, err := New(s, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tiled.Delete()
+	// An isosurface: its vertex normals differ from its face normals.
+	pair := dataset.FromField(volume.Default(), 24, dataset.DefaultReduction)
+	m, err := mesh.Upload(c, pair.Balanced)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Delete()
+	for ci, v := range view.Paper() {
+		cam := pair.Camera(v, w, h)
+		if _, err := paper.Render(m, cam); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tiled.Render(m, cam); err != nil {
+			t.Fatal(err)
+		}
+		want := paper.Pixels()
+		for i, p := range tiled.Pixels() {
+			if p != want[i] {
+				t.Fatalf("camera %d: pixel (%d,%d) is %08x, the loops drew %08x", ci, i%w, i/w, p, want[i])
+			}
+		}
+	}
+}
+
 // TestTiledReachRow checks tileprep.glsl's reachRow, which narrows the
 // tiles the binning loops test on each row of a triangle's box: the tile
 // counts equal those of loops over the whole box, for every scene and

@@ -1,15 +1,9 @@
 #version 450
 // Resolve: shade each pixel from the triangle that won its depth test (the
-// visibility buffer), Lambert + Blinn-Phong with a head light, into RGBA8.
-// Barycentrics are perspective-correct, from the winning triangle's original
-// clip-space vertices (2-D homogeneous rasterization: valid also for
-// triangles that reach behind the eye and were clipped). Both faces are lit:
-// a normal facing away from the eye is flipped. The normal is the vertex
-// normals interpolated, or with flatShading the face normal
-// (p1-p0)x(p2-p0). A mesh of several blocks is shaded one block a
-// dispatch: this one holds primitives [primBase, primBase + primCount), and
-// leaves the pixels of the others alone; every dispatch paints the
-// background.
+// visibility buffer) into RGBA8 (shade.glsl). A mesh of several blocks is
+// shaded one block a dispatch: this one holds primitives [primBase,
+// primBase + primCount), and leaves the pixels of the others alone; every
+// dispatch paints the background.
 // lint: WG_SIZE=64
 #ifndef WG_SIZE
 #define WG_SIZE 64
@@ -18,37 +12,16 @@
 layout(local_size_x = 8, local_size_y = WG_SIZE / 8) in;
 
 #include "rasterizer/layout.glsl"
+#include "rasterizer/shade.glsl"
 
-layout(std430, binding = BINDING_POSITIONS) readonly restrict buffer Positions { vec4 pos[]; };
-layout(std430, binding = BINDING_NORMALS) readonly restrict buffer Normals { vec4 nrm[]; };
 layout(std430, binding = BINDING_PRIMS) readonly restrict buffer Prims { uint prims[]; };
 layout(std430, binding = BINDING_IMAGE) writeonly restrict buffer Image { uint rgba[]; };
 
-uniform mat4 mvp;
-uniform mat4 modelView;
-uniform mat4 normalMatrix;  // inverse transpose of modelView (upper 3x3 used)
 uniform ivec2 size;
-uniform vec4 baseColor;     // rgb, a unused
-uniform vec4 background;    // rgba
-uniform vec4 material;      // ambient, diffuse, specular, shininess
 uniform uint primBase;      // the block's first primitive id
 uniform uint primCount;     // its triangles
-uniform int flatShading;    // 1: face normals, 0: interpolated vertex normals
-uniform int orthographic;   // 1: the eye is at infinity, looking down -z
 
 const uint NO_PRIMITIVE = 0xffffffffu;
-
-// unitOr is v/|v|, or fallback for a zero vector. v is first scaled by its
-// largest component, so that coordinates past 1e19 do not overflow the
-// squares in length() (nor tiny ones underflow).
-vec3 unitOr(vec3 v, vec3 fallback) {
-    float m = max(abs(v.x), max(abs(v.y), abs(v.z)));
-    if (!(m > 0.0) || isinf(m)) {
-        return fallback;
-    }
-    vec3 u = v / m;
-    return u / length(u);
-}
 
 void main() {
     ivec2 p = ivec2(gl_GlobalInvocationID.xy);
@@ -62,38 +35,5 @@ void main() {
     if (prim < primBase || prim - primBase >= primCount) {
         return; // another block's
     }
-    prim -= primBase;
-    vec3 p0 = pos[3u * prim].xyz, p1 = pos[3u * prim + 1u].xyz, p2 = pos[3u * prim + 2u].xyz;
-    vec3 c0 = (mvp * vec4(p0, 1.0)).xyw;
-    vec3 c1 = (mvp * vec4(p1, 1.0)).xyw;
-    vec3 c2 = (mvp * vec4(p2, 1.0)).xyw;
-    // The pixel centre in normalized device coordinates, as (x, y, 1).
-    vec3 q = vec3((vec2(p) + 0.5) / vec2(size) * 2.0 - 1.0, 1.0);
-    // b_i is proportional to the 2-D homogeneous edge function of the edge
-    // opposite vertex i evaluated at q.
-    vec3 b = vec3(dot(cross(c1, c2), q), dot(cross(c2, c0), q), dot(cross(c0, c1), q));
-    float sum = b.x + b.y + b.z;
-    b = (abs(sum) > 0.0) ? b / sum : vec3(1.0 / 3.0);
-    vec3 n;
-    if (flatShading != 0) {
-        // Edges scaled by their largest component first: the cross
-        // product of edges past 1e19 would overflow.
-        vec3 e1 = p1 - p0, e2 = p2 - p0;
-        float m = max(max(abs(e1.x), max(abs(e1.y), abs(e1.z))), max(abs(e2.x), max(abs(e2.y), abs(e2.z))));
-        n = m > 0.0 ? cross(e1 / m, e2 / m) : vec3(0.0);
-    } else {
-        n = b.x * nrm[3u * prim].xyz + b.y * nrm[3u * prim + 1u].xyz + b.z * nrm[3u * prim + 2u].xyz;
-    }
-    vec3 P = b.x * p0 + b.y * p1 + b.z * p2;
-    vec3 N = unitOr(mat3(normalMatrix) * n, vec3(0.0, 0.0, 1.0));
-    // Toward the eye: from the point under perspective; along the parallel
-    // viewing rays under an orthographic projection, whose eye is at
-    // infinity (a flat face then takes one shade).
-    vec3 V = orthographic != 0 ? vec3(0.0, 0.0, 1.0) : unitOr(-(modelView * vec4(P, 1.0)).xyz, vec3(0.0, 0.0, 1.0));
-    if (dot(N, V) < 0.0) N = -N;
-    // Head light: the light sits at the eye, so L = V and the half vector is V.
-    float diff = max(dot(N, V), 0.0);
-    float spec = pow(diff, material.w);
-    vec3 col = baseColor.rgb * (material.x + material.y * diff) + vec3(material.z * spec);
-    rgba[i] = packUnorm4x8(vec4(clamp(col, 0.0, 1.0), 1.0));
+    rgba[i] = shadePixel(prim - primBase, p, size);
 }

@@ -21,9 +21,17 @@
 //   VIS64 0: depthBuf and primBuf, the 32-bit scheme's buffers;
 //   VIS64 1: the packed 64-bit buffer as words (id, depth) a pixel, and
 //            primBuf beside it.
+//   SHADE 1: the frame's only batch, of a mesh of one block: the buffers
+//            start empty (no clearing pass, nothing read), every tile
+//            writes all its pixels, and their colours too (shade.glsl,
+//            resolve.comp's shading), so the frame needs no resolve pass.
 // lint: VIS64=1
+// lint: SHADE=1
 #ifndef VIS64
 #define VIS64 0
+#endif
+#ifndef SHADE
+#define SHADE 0
 #endif
 #ifndef TILE
 #define TILE 8
@@ -50,6 +58,10 @@ layout(std430, binding = BINDING_VISIBILITY) restrict buffer Vis { uint vis[]; }
 layout(std430, binding = BINDING_VISIBILITY) restrict buffer Depth { uint depthBuf[]; };
 #endif
 layout(std430, binding = BINDING_PRIMS) restrict buffer Prim { uint primBuf[]; };
+#if SHADE
+#include "rasterizer/shade.glsl"
+layout(std430, binding = BINDING_IMAGE) writeonly restrict buffer Image { uint rgba[]; };
+#endif
 
 uniform ivec2 size;   // image width, height
 uniform uint binCap;  // > 0: tile t's list is list[t * binCap, ...) (tilesetup.comp's bins); 0: from tileStart[t]
@@ -87,14 +99,35 @@ void main() {
     uint lid = gl_LocalInvocationIndex;
     ivec2 org = tile * TILE;
     uint cnt = tileCount[t];
-    if (cnt == 0u) return; // the group's common exit: no barrier follows
-    uint start = binCap != 0u ? t * binCap : tileStart[t];
     // Invocation lid keeps the least (depth, id) of the row's pixels.
     int py = org.y + int(lid);
     uint bestD[TILE], bestId[TILE];
+#if SHADE
+    if (cnt == 0u) { // the group's common exit: no barrier follows
+        for (int i = 0; i < TILE; i++) {
+            int px = org.x + i;
+            if (px < size.x && py < size.y) {
+                uint pix = uint(py * size.x + px);
+#if VIS64
+                vis[2u * pix] = NO_PRIMITIVE;
+                vis[2u * pix + 1u] = DEPTH_MAX;
+#else
+                depthBuf[pix] = DEPTH_MAX;
+#endif
+                primBuf[pix] = NO_PRIMITIVE;
+                rgba[pix] = packUnorm4x8(background);
+            }
+        }
+        return;
+    }
+#else
+    if (cnt == 0u) return; // the group's common exit: no barrier follows
+#endif
+    uint start = binCap != 0u ? t * binCap : tileStart[t];
     for (int i = 0; i < TILE; i++) {
         bestD[i] = DEPTH_MAX;
         bestId[i] = NO_PRIMITIVE;
+#if !SHADE
         int px = org.x + i;
         if (px < size.x && py < size.y) {
             uint pix = uint(py * size.x + px);
@@ -106,6 +139,7 @@ void main() {
             bestId[i] = primBuf[pix];
 #endif
         }
+#endif
     }
     // The tile's first pixel centre, in subpixels.
     int64_t px0 = int64_t(org.x) * int64_t(SUBPIXEL) + int64_t(SUBPIXEL / 2);
@@ -224,6 +258,9 @@ void main() {
             depthBuf[pix] = bestD[i];
 #endif
             primBuf[pix] = bestId[i];
+#if SHADE
+            rgba[pix] = bestId[i] == NO_PRIMITIVE ? packUnorm4x8(background) : shadePixel(bestId[i], ivec2(px, py), size);
+#endif
         }
     }
 }
