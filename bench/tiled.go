@@ -51,8 +51,13 @@ func measureTiled(e *experiment.Experiment, set int, v view.View, warm, reps int
 // bench render's summary prints it, with the tiled frame's stages.
 func tiledRatio(set int, v view.View, tiled experiment.Frame, gl Stats) string {
 	s := tiled.Stages
-	return fmt.Sprintf("%-10s %-8s tiled %7.1f ms (setup %.1f, binning %.1f, tiles %.1f, shading %.1f), GL pipeline %7.1f ms (wall): %.2fx",
-		setNames[set], v.Name, msOf(tiled.Time.Wall), msOf(s[0]), msOf(s[1]), msOf(s[2]), msOf(s[3]), msOf(gl.Wall), float64(tiled.Time.Wall)/float64(max(gl.Wall, 1)))
+	stages := fmt.Sprintf("setup %.1f, binning %.1f, tiles %.1f, shading %.1f", msOf(s[0]), msOf(s[1]), msOf(s[2]), msOf(s[3]))
+	if s[3] == 0 {
+		// One batch: the tile kernel shaded as it drew.
+		stages = fmt.Sprintf("setup %.1f, binning %.1f, tiles and shading %.1f", msOf(s[0]), msOf(s[1]), msOf(s[2]))
+	}
+	return fmt.Sprintf("%-10s %-8s tiled %7.1f ms (%s), GL pipeline %7.1f ms (wall): %.2fx",
+		setNames[set], v.Name, msOf(tiled.Time.Wall), stages, msOf(gl.Wall), float64(tiled.Time.Wall)/float64(max(gl.Wall, 1)))
 }
 
 func msOf(d time.Duration) float64 { return float64(d) / 1e6 }
