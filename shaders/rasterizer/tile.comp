@@ -163,7 +163,7 @@ void main() {
                 uvec4 less = uvec4(lessThan(sId4[q], uvec4(id)));
                 rank += less.x + less.y + less.z + less.w;
             }
-            sByRank[rank] = idx;
+            sByRank[rank] = id;
             int x0 = max(pr.box.x, org.x), x1 = min(pr.box.y, min(org.x + TILE, size.x) - 1);
             int y0 = max(pr.box.z, org.y), y1 = min(pr.box.w, min(org.y + TILE, size.y) - 1);
             // E_e at the tile's first pixel centre; a pixel dx, dy from it
@@ -238,7 +238,7 @@ void main() {
             uint key = sKey[lid * TILE + i];
             if (key != 0xffffffffu) {
                 uint z = key >> 8;
-                uint id = uint(prep[sByRank[key & 255u]].z.w);
+                uint id = sByRank[key & 255u];
                 if (z < bestD[i] || (z == bestD[i] && id < bestId[i])) {
                     bestD[i] = z;
                     bestId[i] = id;
@@ -258,9 +258,20 @@ void main() {
             depthBuf[pix] = bestD[i];
 #endif
             primBuf[pix] = bestId[i];
-#if SHADE
-            rgba[pix] = bestId[i] == NO_PRIMITIVE ? packUnorm4x8(background) : shadePixel(bestId[i], ivec2(px, py), size);
-#endif
         }
     }
+#if SHADE
+    // A loop of its own, which reads the ids back: the shading is too long
+    // for the compiler to unroll the loop, and bestD and bestId indexed by
+    // a variable would leave registers for memory that every access
+    // above then goes through lane by lane (llvmpipe).
+    for (int i = 0; i < TILE; i++) {
+        int px = org.x + i;
+        if (px < size.x && py < size.y) {
+            uint pix = uint(py * size.x + px);
+            uint prim = primBuf[pix];
+            rgba[pix] = prim == NO_PRIMITIVE ? packUnorm4x8(background) : shadePixel(prim, ivec2(px, py), size);
+        }
+    }
+#endif
 }
