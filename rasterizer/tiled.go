@@ -32,15 +32,13 @@ const (
 const visibilityTiled = "tiled: each pixel's least (depth, id) over its tile's triangles, no atomics"
 
 // tilePrep mirrors struct Prep of shaders/rasterizer/tileprep.glsl (std430,
-// 96 bytes): a set-up triangle's edge functions, depth terms and pixel box,
-// worked out once in binning for every tile it touches.
+// 64 bytes): a set-up triangle's edge functions, depth terms, first vertex
+// and pixel box, worked out once in setup for every tile it touches.
 type tilePrep struct {
-	A      [4]int32 // A0, A1, A2, the depth's shift
-	B      [4]int32 // B0, B1, B2, bias bits
-	C01    [4]int32
-	C2Area [4]int32
-	Z      [4]int32
-	Box    [4]int32
+	A [4]int32 // A0, A1, A2, the depth's shift
+	B [4]int32 // B0, B1, B2, bias bits
+	Z [4]int32 // z0, z1 - z0, z2 - z0, primitive id
+	V [4]int32 // vertex 0's x, y; the box's x0 | x1 << 16, y0 | y1 << 16
 }
 
 // tiledStage is the tiled rasterizer that Options.Tiled puts in place of

@@ -164,8 +164,9 @@ void main() {
                 rank += less.x + less.y + less.z + less.w;
             }
             sByRank[rank] = id;
-            int x0 = max(pr.box.x, org.x), x1 = min(pr.box.y, min(org.x + TILE, size.x) - 1);
-            int y0 = max(pr.box.z, org.y), y1 = min(pr.box.w, min(org.y + TILE, size.y) - 1);
+            ivec4 box = prepBox(pr);
+            int x0 = max(box.x, org.x), x1 = min(box.y, min(org.x + TILE, size.x) - 1);
+            int y0 = max(box.z, org.y), y1 = min(box.w, min(org.y + TILE, size.y) - 1);
             // E_e at the tile's first pixel centre; a pixel dx, dy from it
             // adds 256 m_e, m_e = A_e*dx + B_e*dy, |m_e| < 2^26 in 32 bits.
             // It is covered when k_e + bias_e + 256 m_e >= 0 for each
@@ -176,12 +177,12 @@ void main() {
             int64_t k[3];
             int thr[3];
             for (int e = 0; e < 3; e++) {
-                k[e] = int64_t(pr.a[e]) * px0 + int64_t(pr.b[e]) * py0 + prepC(pr, e);
+                k[e] = prepE(pr, e, px0, py0);
                 int64_t th = -((k[e] + int64_t(prepBias(pr, e))) >> 8);
                 thr[e] = int(min64(max64(th, int64_t(-(1 << 30))), int64_t(1 << 30)));
             }
             int s = pr.a.w;
-            int64_t area = packInt2x32(pr.c2a.zw);
+            int64_t area = prepArea(pr);
             // The quotient estimate by a reciprocal: covered pixels' depth
             // quotients lie within the depth range, |q| < 2^25, so the
             // product's error is far below one and one step corrects it

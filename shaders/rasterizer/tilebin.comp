@@ -34,15 +34,16 @@ void main() {
     uint i = dpglGlobalIndex();
     if (i >= numTris) return;
     Prep p = prep[i];
-    if (p.box.y < p.box.x || p.box.w < p.box.z) return;
-    Reach r = makeReach(p);
+    ivec4 box = prepBox(p);
+    if (box.y < box.x || box.w < box.z) return;
+    Reach r = makeReach(p, box);
     // Two loops of at most tilesX and tilesY steps each (a driver may cut
     // one loop's iterations; see gpu.Caps.LoopLimit).
-    for (int ty = p.box.z / TILE; ty <= p.box.w / TILE; ty++) {
+    for (int ty = box.z / TILE; ty <= box.w / TILE; ty++) {
         int tx0, tx1;
-        reachRow(p, r, ty, tx0, tx1);
+        reachRow(p, box, r, ty, tx0, tx1);
         for (int tx = tx0; tx <= tx1; tx++) {
-            if (prepReaches(p, r, tx, ty)) {
+            if (prepReaches(p, box, r, tx, ty)) {
                 uint tile = uint(ty * tilesX + tx);
                 list[tileStart[tile] + atomicAdd(tileCount[tile], 1u)] = i;
             }

@@ -1,39 +1,62 @@
 // The tiled rasterizer's per-triangle record (needs TILE defined) (rasterizer/tiled.go,
 // tilebin.comp, tile.comp): what a tile needs of a set-up triangle, worked
 // out once in the binning pass instead of once per tile it touches. Go
-// mirror: rasterizer.tilePrep (96 bytes, std430).
+// mirror: rasterizer.tilePrep (64 bytes, std430).
 //
 // Edge e runs from vertex e+1 to vertex e+2 (raster's edges(), triSpan):
-// E_e(P) = A_e*Px + B_e*Py + C_e. A pixel centre is covered when
-// E_e + bias_e >= 0 for the three edges; the depth there is triDepth's,
-// z0 + floorDiv((E_1 >> s)*(z1 - z0) + (E_2 >> s)*(z2 - z0), area2 >> s).
+// E_e(P) = A_e*Px + B_e*Py + C_e = A_e*(Px - x_{e+1}) + B_e*(Py - y_{e+1})
+// (makeEdge's C_e = -(A_e*x_{e+1} + B_e*y_{e+1})). A pixel centre is
+// covered when E_e + bias_e >= 0 for the three edges; the depth there is
+// triDepth's, z0 + floorDiv((E_1 >> s)*(z1 - z0) + (E_2 >> s)*(z2 - z0),
+// area2 >> s). The record keeps vertex 0 alone: A_e = y_{e+1} - y_{e+2} and
+// B_e = x_{e+2} - x_{e+1} give the others, and A_1*B_2 - A_2*B_1 is area2,
+// so that it is 16 words, not the 24 that the Cs and the area would make
+// it (a lane stores and loads a record a word at a time on llvmpipe).
 struct Prep {
-    ivec4 a;   // A0, A1, A2, s (the depth's shift, raster.depthAreaBits; >= 0)
-    ivec4 b;   // B0, B1, B2, bit e set when edge e's bias is -1
-    ivec4 c01; // C0 (low, high word), C1 (low, high)
-    ivec4 c2a; // C2 (low, high), area2 >> s (low, high)
-    ivec4 z;   // z0, z1 - z0, z2 - z0, primitive id
-    ivec4 box; // x0, x1, y0, y1: the covered pixel centres lie within it (empty when x1 < x0 or y1 < y0)
+    ivec4 a; // A0, A1, A2, s (the depth's shift, raster.depthAreaBits; >= 0)
+    ivec4 b; // B0, B1, B2, bit e set when edge e's bias is -1
+    ivec4 z; // z0, z1 - z0, z2 - z0, primitive id
+    // x0, y0 of vertex 0 (1/256 pixel); the box the covered pixel centres
+    // lie within, x0 | x1 << 16 and y0 | y1 << 16 (prepBox).
+    ivec4 v;
 };
 
-int64_t prepC(Prep p, int e) {
-    return packInt2x32(e == 0 ? p.c01.xy : (e == 1 ? p.c01.zw : p.c2a.xy));
+int prepBias(Prep p, int e) { return -((p.b.w >> e) & 1); }
+
+// prepBox is the box of p: x0, x1, y0, y1, empty when x1 < x0 or y1 < y0.
+ivec4 prepBox(Prep p) {
+    uvec2 w = uvec2(p.v.zw);
+    return ivec4(w.x & 0xffffu, w.x >> 16, w.y & 0xffffu, w.y >> 16);
 }
 
-int prepBias(Prep p, int e) { return -((p.b.w >> e) & 1); }
+// prepVertex is vertex k of p (1/256 pixel).
+ivec2 prepVertex(Prep p, int k) {
+    if (k == 1) return p.v.xy + ivec2(p.b.z, -p.a.z);
+    if (k == 2) return p.v.xy + ivec2(-p.b.y, p.a.y);
+    return p.v.xy;
+}
+
+// prepE is E_e at (px, py), 1/256 pixel.
+int64_t prepE(Prep p, int e, int64_t px, int64_t py) {
+    ivec2 v = prepVertex(p, (e + 1) % 3);
+    return int64_t(p.a[e]) * (px - int64_t(v.x)) + int64_t(p.b[e]) * (py - int64_t(v.y));
+}
+
+// prepArea is area2 >> s.
+int64_t prepArea(Prep p) {
+    return (int64_t(p.a.y) * int64_t(p.b.z) - int64_t(p.a.z) * int64_t(p.b.y)) >> p.a.w;
+}
 
 // makePrep works out the record of set-up triangle t.
 Prep makePrep(Tri t, int width) {
     Prep p;
     ivec2 v[3] = ivec2[3](t.v01.xy, t.v01.zw, t.v2a.xy);
     int biasBits = 0;
-    int64_t c[3];
     for (int e = 0; e < 3; e++) {
         Edge ed = makeEdge(v[(e + 1) % 3], v[(e + 2) % 3]);
         // |A|, |B| <= 2^22 within the guard band: 32 bits hold them.
         p.a[e] = int(ed.A);
         p.b[e] = int(ed.B);
-        c[e] = ed.C;
         if (unpackInt2x32(ed.bias).y < 0) biasBits |= 1 << e;
     }
     p.b.w = biasBits;
@@ -42,14 +65,17 @@ Prep makePrep(Tri t, int width) {
     int len = aw.y != 0 ? 33 + findMSB(aw.y) : 1 + findMSB(uint(aw.x));
     int s = max(len - 36, 0);
     p.a.w = s;
-    p.c01 = ivec4(unpackInt2x32(c[0]), unpackInt2x32(c[1]));
-    p.c2a = ivec4(unpackInt2x32(c[2]), unpackInt2x32(a >> s));
     p.z = ivec4(int(t.z.x), int(t.z.y) - int(t.z.x), int(t.z.z) - int(t.z.x), int(t.z.w));
     int xmin = min(v[0].x, min(v[1].x, v[2].x));
     int xmax = max(v[0].x, max(v[1].x, v[2].x));
     int x0 = int(max64(ceilDiv(int64_t(xmin) - int64_t(SUBPIXEL / 2), int64_t(SUBPIXEL)), int64_t(0)));
     int x1 = int(min64(floorDiv(int64_t(xmax) - int64_t(SUBPIXEL / 2), int64_t(SUBPIXEL)), int64_t(width - 1)));
-    p.box = ivec4(x0, x1, t.rows.x, t.rows.y);
+    // A box that is not empty lies within the image, below 2^16 a side.
+    if (x1 < x0 || t.rows.y < t.rows.x) {
+        p.v = ivec4(v[0], 1, 1);
+    } else {
+        p.v = ivec4(v[0], x0 | x1 << 16, t.rows.x | t.rows.y << 16);
+    }
     return p;
 }
 
@@ -72,12 +98,12 @@ struct Reach {
     dvec3 thr;
 };
 
-Reach makeReach(Prep p) {
+Reach makeReach(Prep p, ivec4 box) {
     Reach r;
-    int64_t px = int64_t(p.box.x) * int64_t(SUBPIXEL) + int64_t(SUBPIXEL / 2);
-    int64_t py = int64_t(p.box.z) * int64_t(SUBPIXEL) + int64_t(SUBPIXEL / 2);
+    int64_t px = int64_t(box.x) * int64_t(SUBPIXEL) + int64_t(SUBPIXEL / 2);
+    int64_t py = int64_t(box.z) * int64_t(SUBPIXEL) + int64_t(SUBPIXEL / 2);
     for (int e = 0; e < 3; e++) {
-        int64_t k = int64_t(p.a[e]) * px + int64_t(p.b[e]) * py + prepC(p, e) + int64_t(prepBias(p, e));
+        int64_t k = prepE(p, e, px, py) + int64_t(prepBias(p, e));
         r.thr[e] = toDouble(-(k >> 8));
     }
     return r;
@@ -88,15 +114,15 @@ Reach makeReach(Prep p) {
 // edge function is largest at a corner of the box's part in the tile, the
 // one its A and B point to. (A conservative test: tile.comp decides the
 // pixels.) Long thin triangles across the screen reach far fewer tiles than
-// their boxes do. r is makeReach(p).
-bool prepReaches(Prep p, Reach r, int tx, int ty) {
-    int cx0 = max(tx * TILE, p.box.x), cx1 = min(tx * TILE + TILE - 1, p.box.y);
-    int cy0 = max(ty * TILE, p.box.z), cy1 = min(ty * TILE + TILE - 1, p.box.w);
+// their boxes do. box is prepBox(p), r makeReach(p, box).
+bool prepReaches(Prep p, ivec4 box, Reach r, int tx, int ty) {
+    int cx0 = max(tx * TILE, box.x), cx1 = min(tx * TILE + TILE - 1, box.y);
+    int cy0 = max(ty * TILE, box.z), cy1 = min(ty * TILE + TILE - 1, box.w);
     bool reaches = true;
     for (int e = 0; e < 3; e++) {
         int cx = p.a[e] > 0 ? cx1 : cx0;
         int cy = p.b[e] > 0 ? cy1 : cy0;
-        reaches = reaches && double(p.a[e]) * double(cx - p.box.x) + double(p.b[e]) * double(cy - p.box.z) >= r.thr[e];
+        reaches = reaches && double(p.a[e]) * double(cx - box.x) + double(p.b[e]) * double(cy - box.z) >= r.thr[e];
     }
     return reaches;
 }
@@ -109,10 +135,10 @@ bool prepReaches(Prep p, Reach r, int tx, int ty) {
 // one side. A pixel of slack each side covers the doubles' rounding. Long
 // thin triangles across the box then cost a few tiles a row, not the box's
 // width.
-void reachRow(Prep p, Reach r, int ty, out int tx0, out int tx1) {
-    double dy0 = double(max(ty * TILE, p.box.z) - p.box.z);
-    double dy1 = double(min(ty * TILE + TILE - 1, p.box.w) - p.box.z);
-    double w = double(p.box.y - p.box.x);
+void reachRow(Prep p, ivec4 box, Reach r, int ty, out int tx0, out int tx1) {
+    double dy0 = double(max(ty * TILE, box.z) - box.z);
+    double dy1 = double(min(ty * TILE + TILE - 1, box.w) - box.z);
+    double w = double(box.y - box.x);
     double lo = 0.0, hi = w;
     for (int e = 0; e < 3; e++) {
         double b = double(p.b[e]);
@@ -128,6 +154,6 @@ void reachRow(Prep p, Reach r, int ty, out int tx0, out int tx1) {
     // Clamped before the conversion: far triangles' bounds overflow ints.
     int x0 = int(floor(clamp(lo, -1.0, w + 1.0))) - 1;
     int x1 = int(ceil(clamp(hi, -2.0, w + 1.0))) + 1;
-    tx0 = (p.box.x + max(x0, 0)) / TILE;
-    tx1 = x1 < x0 ? tx0 - 1 : (p.box.x + min(x1, p.box.y - p.box.x)) / TILE;
+    tx0 = (box.x + max(x0, 0)) / TILE;
+    tx1 = x1 < x0 ? tx0 - 1 : (box.x + min(x1, box.y - box.x)) / TILE;
 }

@@ -66,18 +66,19 @@ uniform uint binCap;   // entries a tile's bin holds; 0: no bins
 // at most tilesX and tilesY steps each (a driver may cut one loop's
 // iterations; gpu.Caps.LoopLimit).
 void binCount(Prep p, uint slot) {
-    if (p.box.y < p.box.x || p.box.w < p.box.z) return;
-    Reach r = makeReach(p);
-    for (int ty = p.box.z / TILE; ty <= p.box.w / TILE; ty++) {
+    ivec4 box = prepBox(p);
+    if (box.y < box.x || box.w < box.z) return;
+    Reach r = makeReach(p, box);
+    for (int ty = box.z / TILE; ty <= box.w / TILE; ty++) {
         int tx0, tx1;
 #if REACH_BOX // tests: the box's whole row, which reachRow narrows
-        tx0 = p.box.x / TILE;
-        tx1 = p.box.y / TILE;
+        tx0 = box.x / TILE;
+        tx1 = box.y / TILE;
 #else
-        reachRow(p, r, ty, tx0, tx1);
+        reachRow(p, box, r, ty, tx0, tx1);
 #endif
         for (int tx = tx0; tx <= tx1; tx++) {
-            if (prepReaches(p, r, tx, ty)) {
+            if (prepReaches(p, box, r, tx, ty)) {
                 uint tile = uint(ty * tilesX + tx);
                 uint k = atomicAdd(tileCount[tile], 1u);
                 if (k < binCap) {
