@@ -328,7 +328,19 @@ func (f *frame) drawTiled(b *mesh.GPU, first, base int) (int, error) {
 		// block's batch follow, it merges into what this one wrote and
 		// resets shaded, and resolve shades the frame.
 		f.timedGL(StageTiles, func() {
+			// The 32-bit scheme's buffers take one word a pixel: fills
+			// clear them and paint the background, and the empty tiles
+			// are done (the 64-bit one's pairs of words the kernel writes).
+			emptyDone := int32(0)
+			if !r.vis64 {
+				emptyDone = 1
+				bg := r.opts.Material.Background
+				r.depth.FillRange(0, w*h, raster.DepthMax)
+				r.prims.FillRange(0, w*h, raster.NoPrimitive)
+				r.rgba.FillRange(0, w*h, uint32(bg.R)|uint32(bg.G)<<8|uint32(bg.B)<<16|uint32(bg.A)<<24)
+			}
 			setShading(r.c, r.tiled.shade, b, f.cam, r.opts.Material)
+			r.tiled.shade.SetInt("emptyDone", emptyDone)
 			r.c.BindStorage(bindingImage, r.rgba)
 			r.tiled.draw(r.tiled.shade, r.depth, r.prims, w, h)
 		})

@@ -24,7 +24,10 @@
 //   SHADE 1: the frame's only batch, of a mesh of one block: the buffers
 //            start empty (no clearing pass, nothing read), every tile
 //            writes all its pixels, and their colours too (shade.glsl,
-//            resolve.comp's shading), so the frame needs no resolve pass.
+//            resolve.comp's shading), so the frame needs no resolve pass;
+//            with emptyDone the caller filled the buffers, and the empty
+//            tiles write nothing (a fill of the buffer costs far less than
+//            their lanes' stores, a pixel at a time, on llvmpipe).
 // lint: VIS64=1
 // lint: SHADE=1
 #ifndef VIS64
@@ -65,6 +68,9 @@ layout(std430, binding = BINDING_IMAGE) writeonly restrict buffer Image { uint r
 
 uniform ivec2 size;   // image width, height
 uniform uint binCap;  // > 0: tile t's list is list[t * binCap, ...) (tilesetup.comp's bins); 0: from tileStart[t]
+#if SHADE
+uniform int emptyDone; // 1: the empty tiles' pixels are cleared and painted already (the caller's fills)
+#endif
 
 // floorDivByEstimate is floorDiv(n, a) for a > 0: a double quotient, then
 // corrected in exact integers. n and a rounded to 53 bits and the double
@@ -104,6 +110,7 @@ void main() {
     uint bestD[TILE], bestId[TILE];
 #if SHADE
     if (cnt == 0u) { // the group's common exit: no barrier follows
+        if (emptyDone != 0) return;
         for (int i = 0; i < TILE; i++) {
             int px = org.x + i;
             if (px < size.x && py < size.y) {
