@@ -53,12 +53,15 @@
 //
 // Options.Tiled draws the same image, bit for bit, without the loops: one
 // pass transforms, clips and sets up the triangles (setup.comp's
-// arithmetic) and counts each in the TileSize x TileSize screen tiles its
-// edges reach, a scan and a second pass make the tiles' lists (a counting
-// sort by tile), and one work group a tile rasterizes its list a chunk at a
+// arithmetic) and appends each to the bins of the TileSize x TileSize
+// screen tiles its edges reach (where a bin overflows, a scan of the
+// counts and a second pass make the tiles' lists, a counting sort by
+// tile), and one work group a tile rasterizes its list a chunk at a
 // time into 32-bit keys in shared memory (depth above, the triangle's rank
 // by primitive id below, one atomicMin), each pixel's owner keeping the
-// least (depth, id) over the chunks. Coverage is the same edge test and
+// least (depth, id) over the chunks; a frame of one batch is shaded by the
+// same work groups as they finish (shade.glsl, the resolve pass's code), so
+// it needs no clearing or resolve pass. Coverage is the same edge test and
 // depth the same integers as the loops', and a minimum does not depend on
 // the order it is taken in, so neither the lists' order nor the batches
 // change a pixel (TestTiledMatchesPaperRenderer); it needs no 64-bit

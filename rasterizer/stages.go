@@ -62,9 +62,11 @@ const (
 	// read back.
 	StageTileSetup
 	// StageTileLists is the tile counts' total and scan and tilebin.comp's
-	// tile lists.
+	// tile lists, where a tile's bin overflowed (else nothing: the setup
+	// pass filled the bins).
 	StageTileLists
-	// StageTiles is tile.comp, the tiles' depth tests.
+	// StageTiles is tile.comp, the tiles' depth tests, and in a frame of
+	// one batch the shading too (no StageZPrepare or StageResolve then).
 	StageTiles
 
 	NumStages // the number of stages
