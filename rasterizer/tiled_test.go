@@ -179,6 +179,54 @@ func TestTiledMatchesPaperRenderer(t *testing.T) {
 	}
 }
 
+// TestTiledBlocks draws a mesh of several blocks on the tiled path, whole
+// and in batches: the first block's frame shades as it draws, the later
+// blocks merge into it and the resolve pass shades them all. The ids equal
+// the CPU reference's and the image the one-block mesh's, bit for bit.
+func TestTiledBlocks(t *testing.T) {
+	c := gputest.Context(t)
+	s := newScanner(t, c)
+	const w, h = 96, 80
+	soup := append(randomSoup(gputest.Rand(t), 600), sphereSoup(12, 24)...)
+	whole := uploadSoup(t, c, soup)
+	blocks := uploadSoupBlocks(t, c, soup, 250)
+	cam := testViewCamera(w, h)
+	mvp := cam.MVP()
+	tris, _ := raster.SetupMesh(&mvp, soup, w, h)
+	ref := raster.Rasterize(tris, w, h)
+	o := DefaultOptions()
+	o.Width, o.Height, o.Tiled = w, h, true
+	rd, err := New(s, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Delete()
+	if _, err := rd.Render(whole, cam); err != nil {
+		t.Fatal(err)
+	}
+	want := rd.Pixels()
+	for _, batch := range []int{0, 111} {
+		rd.batchTriangles = batch
+		st, err := rd.Render(blocks, cam)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Batches < len(blocks.Blocks()) {
+			t.Fatalf("batch %d: %d batches for %d blocks", batch, st.Batches, len(blocks.Blocks()))
+		}
+		for i, p := range rd.Prims() {
+			if p != ref.Prim[i] {
+				t.Fatalf("batch %d: pixel (%d,%d) has primitive %d, the CPU reference %d", batch, i%w, i/w, p, ref.Prim[i])
+			}
+		}
+		for i, p := range rd.Pixels() {
+			if p != want[i] {
+				t.Fatalf("batch %d: pixel (%d,%d) is %08x, the one-block mesh's %08x", batch, i%w, i/w, p, want[i])
+			}
+		}
+	}
+}
+
 // TestTiledShadesFlat: where the tiled path shades as it draws (tile.comp
 // SHADE 1), flat shading paints the pixels resolve.comp paints after the
 // loops, bit for bit, at every camera.
