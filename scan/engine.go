@@ -61,11 +61,13 @@ func (s *Scanner) pathFor(j *scanJob) Path {
 		// One tile: one dispatch either way, without the ticket.
 		return PathReduceThenScan
 	}
-	if j.seg && s.c.Caps().Software {
-		// On a CPU driver a segmented look-back scan waits on its
-		// predecessors far longer than the plain one (llvmpipe, 2^22
-		// u32 adds, runs of 8: 150-220 ms against reduce-then-scan's
-		// 43 ms), which made ReduceByKey take 1.2 s at 2^24.
+	if s.c.Caps().Software && (j.seg || !s.subgroups) {
+		// On a CPU driver a look-back tile waits for predecessors whose
+		// threads may be descheduled, longest for segmented scans
+		// (llvmpipe, 2^22 u32 adds, runs of 8: 150-220 ms against
+		// reduce-then-scan's 43 ms, which made ReduceByKey take 1.2 s at
+		// 2^24); with the shared-memory code's small default tiles plain
+		// scans lose too (0.19x copy against 0.25x, scanner.go).
 		return PathReduceThenScan
 	}
 	return PathLookBack

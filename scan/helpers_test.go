@@ -48,13 +48,13 @@ func configs(t *testing.T, c *gpu.Context) []config {
 	for _, p := range []scan.Path{scan.PathReduceThenScan, scan.PathLookBack} {
 		out = append(out,
 			config{fmt.Sprintf("%v/shared/tile32", p), scan.Options{Path: p, NoSubgroups: true, GroupSize: 8, Vectors: 1}, true, false, 0},
-			config{fmt.Sprintf("%v/shared/tile256", p), scan.Options{Path: p, NoSubgroups: true, GroupSize: 32, Vectors: 2}, true, false, 0},
+			config{fmt.Sprintf("%v/shared/tile256", p), scan.Options{Path: p, NoSubgroups: true, GroupSize: 64, Vectors: 1}, true, false, 0},
 			config{fmt.Sprintf("%v/shared/default", p), scan.Options{Path: p, NoSubgroups: true}, false, false, 0},
 		)
 	}
 	out = append(out,
 		config{"look-back/fallback/tile32", scan.Options{Path: scan.PathLookBack, NoSubgroups: true, GroupSize: 8, Vectors: 1}, true, true, 0},
-		config{"look-back/fallback/tile256", scan.Options{Path: scan.PathLookBack, NoSubgroups: true, GroupSize: 32, Vectors: 2}, false, true, 0},
+		config{"look-back/fallback/tile256", scan.Options{Path: scan.PathLookBack, NoSubgroups: true, GroupSize: 64, Vectors: 1}, false, true, 0},
 	)
 	if cp := c.Caps(); cp.HasSubgroup(subgroupCaps) {
 		out = append(out, subgroupConfigs(c)...)

@@ -101,7 +101,7 @@ func (s *Scanner) histogram(fn string, mode, typ int, counts gpu.Array[uint32], 
 		// one per lane; plain adds to words of each invocation's own
 		// cost a fraction, when bins/2 words per invocation fit.
 		priv := 1 << bits.Len(uint(max(bins, 16)-1))
-		fits := priv/2*s.opt.GroupSize*4 <= c.Caps().MaxSharedMemory
+		fits := priv/2*s.primGroup*4 <= c.Caps().MaxSharedMemory
 		if path == histAuto && c.Caps().Software {
 			path = histPrivate
 		}
@@ -115,7 +115,7 @@ func (s *Scanner) histogram(fn string, mode, typ int, counts gpu.Array[uint32], 
 			"RANGE": strconv.Itoa(mode), "TYPE": strconv.Itoa(typ),
 			"SHARED_BINS": strconv.Itoa(shared), "PRIVATE_BINS": strconv.Itoa(private), "ITEMS": strconv.Itoa(histItems),
 		})
-		tile := 4 * s.opt.GroupSize * histItems // 4 samples a vector
+		tile := 4 * s.primGroup * histItems // 4 samples a vector
 		tiles := ceilDiv(n, tile)
 		// Enough groups to fill the device (a CPU has few cores), few
 		// enough that each flushes its bins after many samples; and at

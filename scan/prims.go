@@ -58,7 +58,7 @@ func (s *Scanner) primProgram(file string, defines map[string]string) *gpu.Progr
 }
 
 func (s *Scanner) primProgramErr(file string, defines map[string]string) (*gpu.Program, error) {
-	d := map[string]string{"WG_SIZE": strconv.Itoa(s.opt.GroupSize)}
+	d := map[string]string{"WG_SIZE": strconv.Itoa(s.primGroup)}
 	for k, v := range defines {
 		d[k] = v
 	}

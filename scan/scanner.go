@@ -40,9 +40,10 @@ type Path int
 
 const (
 	// PathAuto picks PathLookBack for arrays of more than one tile
-	// (except float Add, see the package doc, and segmented scans on CPU
-	// drivers such as llvmpipe, where their look-back waits several times
-	// as long as reduce-then-scan takes), else PathReduceThenScan.
+	// (except float Add, see the package doc, and on CPU drivers such as
+	// llvmpipe, where a tile's look-back waits on threads that may be
+	// descheduled and reduce-then-scan is faster), else
+	// PathReduceThenScan.
 	PathAuto Path = iota
 	// PathReduceThenScan reduces every tile, scans the tile totals
 	// (recursively, until they fit in one tile), then scans every tile
@@ -122,6 +123,7 @@ type Scanner struct {
 	subgroups bool    // subgroup kernels allowed (caps, options, and they compiled)
 	segSub    bool    // also for segmented scans (they need shuffles)
 	sgSize    int
+	primGroup int  // WG_SIZE of the kernels other than scan.comp and reduce.comp
 	tile      int  // elements per tile
 	spin      int  // look-back polls per tile before falling back to reducing a predecessor
 	nopub     bool // tests: look-back tiles publish nothing
@@ -162,22 +164,46 @@ func NewWithOptions(c *gpu.Context, o Options) (*Scanner, error) {
 	// GPUs: 16 elements per invocation in four 16-byte loads, 512
 	// invocations: 8192-element tiles, so that 2^28 elements make 32768
 	// tiles, which the look-back crosses 32 per memory round trip. Subgroup
-	// totals must fit one subgroup: at most SG^2 invocations. llvmpipe runs
-	// a group's invocations 8 at a time as coroutines that switch at every
-	// barrier, so it wants few invocations doing much serial work each
-	// (measured: 64 x 8 vectors among the fastest, 2-3x ahead of 256 x 1).
+	// totals must fit one subgroup: at most SG^2 invocations.
+	//
+	// llvmpipe runs a group's invocations 8 lanes at a time, as coroutines
+	// that switch at every barrier, and executes every branch whether any
+	// lane takes it or not: it wants one 8-lane chunk doing much serial
+	// work, and a group total folded from shared memory after one barrier
+	// (tile.glsl's FLAT_GROUP). Measured on the 2-core llvmpipe 22.3 VM
+	// (u32 add ExclusiveScan, GPU time vs the copy kernel in the same
+	// process, under load): 8 x 16 vectors by reduce-then-scan 0.25x copy
+	// at 2^22 and 2^24, 16 x 16 0.22-0.26x, look-back 0.19-0.21x at every
+	// shape (it waits on predecessors run by descheduled threads); the
+	// former 64 x 8 look-back default 0.16-0.17x. A CPU driver with
+	// subgroups (zink over lavapipe) keeps 64 x 8; the kernels other than
+	// the scans' keep groups of 64 on CPU drivers.
+	sg := caps.SubgroupSize
+	need := uint32(gpu.SubgroupBasic | gpu.SubgroupVote | gpu.SubgroupArithmetic | gpu.SubgroupBallot)
+	sgOK := !o.NoSubgroups && caps.HasSubgroup(need) && sg >= 4 && bits.OnesCount(uint(sg)) == 1
+	// cpuShared: the shared-memory code on a CPU driver. A CPU driver with
+	// subgroups (zink over lavapipe) keeps the former shape.
+	cpuShared := caps.Software && !sgOK
+	primGroup := o.GroupSize // the other kernels' group size (prims.go)
 	if o.GroupSize == 0 {
 		o.GroupSize = 512
 		if sg := caps.SubgroupSize; caps.Subgroup && sg >= 4 && sg*sg < o.GroupSize {
 			o.GroupSize = sg * sg
 		}
-		if caps.Software {
-			o.GroupSize = 64
+		primGroup = o.GroupSize
+		switch {
+		case cpuShared:
+			o.GroupSize, primGroup = 8, 64
+		case caps.Software:
+			o.GroupSize, primGroup = 64, 64
 		}
 	}
 	if o.Vectors == 0 {
 		o.Vectors = 4
-		if caps.Software {
+		switch {
+		case cpuShared:
+			o.Vectors = 16
+		case caps.Software:
 			o.Vectors = 8
 		}
 	}
@@ -188,11 +214,12 @@ func NewWithOptions(c *gpu.Context, o Options) (*Scanner, error) {
 		panic(fmt.Sprintf("scan: NewWithOptions: o.Vectors %d is not in 1..16", o.Vectors))
 	}
 	s := &Scanner{
-		c:     c,
-		opt:   o,
-		tile:  4 * o.Vectors * o.GroupSize,
-		progs: map[progKey]*gpu.Program{},
-		spin:  1 << 16,
+		c:         c,
+		opt:       o,
+		primGroup: primGroup,
+		tile:      4 * o.Vectors * o.GroupSize,
+		progs:     map[progKey]*gpu.Program{},
+		spin:      1 << 16,
 	}
 	if caps.Software {
 		// gallivm ends an invocation's loops after 65535 iterations in all,
@@ -201,10 +228,7 @@ func NewWithOptions(c *gpu.Context, o Options) (*Scanner, error) {
 		// elements 1.5x faster than 16384, with ~0.5% of tiles falling back.
 		s.spin = 2048
 	}
-	sg := caps.SubgroupSize
-	need := uint32(gpu.SubgroupBasic | gpu.SubgroupVote | gpu.SubgroupArithmetic | gpu.SubgroupBallot)
-	s.subgroups = !o.NoSubgroups && caps.HasSubgroup(need) && sg >= 4 && bits.OnesCount(uint(sg)) == 1 &&
-		o.GroupSize%sg == 0 && o.GroupSize <= sg*sg
+	s.subgroups = sgOK && o.GroupSize%sg == 0 && o.GroupSize <= sg*sg
 	s.segSub = s.subgroups && caps.HasSubgroup(gpu.SubgroupShuffleRel)
 	s.sgSize = sg
 	return s, nil
@@ -296,9 +320,10 @@ func (k progKey) defines(s *Scanner) map[string]string {
 		}
 		return "0"
 	}
-	d := map[string]string{"WG_SIZE": strconv.Itoa(s.opt.GroupSize)}
+	d := map[string]string{"WG_SIZE": strconv.Itoa(s.primGroup)}
 	switch k.file {
 	case "scan/scan.comp", "scan/reduce.comp":
+		d["WG_SIZE"] = strconv.Itoa(s.opt.GroupSize)
 		d["VEC"] = strconv.Itoa(s.opt.Vectors)
 		d["TYPE"] = strconv.Itoa(k.typ)
 		d["OP"] = strconv.Itoa(int(k.op))

@@ -110,6 +110,12 @@ V elemOf(uint e, T v, uint f) {
 #endif
 }
 
+// tailEnd is the end of the elements of the partial vector at e0: e0
+// (none) when all four lie below n.
+uint tailEnd(uint e0) {
+    return e0 + 3u < n ? e0 : max(e0, n);
+}
+
 // loadVec sets x to elements 4j .. 4j+3.
 void loadVec(uint j, out V x[4]) {
     uint e0 = 4u * j;
@@ -133,17 +139,18 @@ void loadVec(uint j, out V x[4]) {
         f = flags4[j];
 #endif
 #endif
-    } else {
-        for (uint k = 0u; k < 4u; k++) {
-            if (e0 + k < n) {
+    }
+    // The last, partial vector element by element, in a loop that does not
+    // iterate for whole vectors: CPU drivers run both sides of a branch
+    // that any lane takes (and llvmpipe every branch, taken or not), but
+    // leave a loop as soon as no lane iterates.
+    for (uint e = e0; e < tailEnd(e0); e++) {
 #if READS_SRC
-                v[k] = src1[e0 + k];
+        v[e - e0] = src1[e];
 #endif
 #if READS_FLAGS
-                f[k] = flagAt(e0 + k);
+        f[e - e0] = flagAt(e);
 #endif
-            }
-        }
     }
 #if MAP == MAP_PREDICATE
     // v holds the elements' bits (T is the count's uint).

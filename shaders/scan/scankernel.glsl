@@ -160,23 +160,19 @@ void store(uint j, V x[4], V ex[4], V inc[4]) {
     }
     if (e0 + 3u < n) {
         dst4[j] = o;
-    } else {
-        for (uint k = 0u; k < 4u; k++) {
-            if (e0 + k < n) {
-                dst1[e0 + k] = o[k];
-            }
-        }
+    }
+    for (uint e = e0; e < tailEnd(e0); e++) {
+        dst1[e] = o[e - e0];
     }
 #elif OUT == OUT_SEGMENTED_COPY
     // inc[k] is the index of element e0+k's head.
-    if (RECORD_WORDS == 1 && e0 + 3u < n) {
+    bool whole = RECORD_WORDS == 1 && e0 + 3u < n;
+    if (whole) {
         recDst4[j] = uvec4(src1[inc[0]], src1[inc[1]], src1[inc[2]], src1[inc[3]]);
-    } else {
-        for (uint k = 0u; k < 4u; k++) {
-            if (e0 + k < n) {
-                copyRecord(e0 + k, inc[k]);
-            }
-        }
+    }
+    // Element by element otherwise, in a loop (see loadVec).
+    for (uint e = e0; e < (whole ? e0 : min(e0 + 4u, n)); e++) {
+        copyRecord(e, inc[e - e0]);
     }
 #elif OUT == OUT_PARTITION
     // x[k] is 1 for a selected element, ex[k] the number selected before

@@ -35,6 +35,16 @@
 
 #define TILE_VECS (WG_SIZE * VEC)
 
+// FLAT_GROUP: the invocations' values cross the group through one barrier,
+// after which every invocation folds all WG_SIZE of them from shared memory,
+// left to right, where the Blelloch tree takes 2*log2(WG_SIZE) barriers.
+// llvmpipe switches between a group's 8-lane chunks at every barrier, and a
+// barrier costs it more than a few shared loads at the same address in
+// every lane, so small groups (the CPU drivers' default) fold.
+#ifndef FLAT_GROUP
+#define FLAT_GROUP (WG_SIZE <= 32)
+#endif
+
 shared V wgBuf[WG_SIZE];
 
 // groupSync: every invocation has arrived, and its shared-memory writes
@@ -53,6 +63,14 @@ V wgUpSweep(V v) {
     uint t = gl_LocalInvocationIndex;
     wgBuf[t] = v;
     groupSync();
+#if FLAT_GROUP
+    V all = vIdent();
+    for (uint k = 0u; k < uint(WG_SIZE); k++) {
+        all = comb(all, wgBuf[k]);
+    }
+    groupSync();
+    return all;
+#else
     for (uint d = 1u; d < uint(WG_SIZE); d <<= 1) {
         uint i = (t + 1u) * 2u * d - 1u;
         if (i < uint(WG_SIZE)) {
@@ -63,12 +81,28 @@ V wgUpSweep(V v) {
     V total = wgBuf[WG_SIZE - 1];
     groupSync();
     return total;
+#endif
 }
 
 // wgExclusiveScan returns the op of the values of invocations 0..t-1
 // (identity for t = 0); total gets the op of all of them.
 V wgExclusiveScan(V v, out V total) {
     uint t = gl_LocalInvocationIndex;
+#if FLAT_GROUP
+    wgBuf[t] = v;
+    groupSync();
+    V before = vIdent();
+    total = vIdent();
+    for (uint k = 0u; k < uint(WG_SIZE); k++) {
+        V b = wgBuf[k];
+        if (k == t) {
+            before = total;
+        }
+        total = comb(total, b);
+    }
+    groupSync();
+    return before;
+#else
     total = wgUpSweep(v);
     if (t == 0u) {
         wgBuf[WG_SIZE - 1] = vIdent();
@@ -87,6 +121,7 @@ V wgExclusiveScan(V v, out V total) {
         groupSync();
     }
     return wgBuf[t];
+#endif
 }
 
 #if SUBGROUP
