@@ -14,8 +14,9 @@
 //	invocation  4*Vectors consecutive elements, loaded 16 bytes at a time
 //	work group  one tile of 4*Vectors*GroupSize elements: a Blelloch
 //	            up-sweep/down-sweep in shared memory over the invocations'
-//	            totals, or subgroup arithmetic (GL_KHR_shader_subgroup)
-//	            where the driver has it (NVIDIA)
+//	            totals (groups of up to 32: one barrier, after which each
+//	            invocation folds all the totals), or subgroup arithmetic
+//	            (GL_KHR_shader_subgroup) where the driver has it (NVIDIA)
 //	device      the tiles of the whole array, by one of two paths:
 //	  reduce-then-scan  reduce every tile to a total, scan the totals
 //	                    (recursively, until they fit one tile), then scan
@@ -39,9 +40,13 @@
 // in every word, so no ordering of memory operations is assumed either.
 //
 // A Scanner picks the path per call: look-back for arrays of more than one
-// tile, reduce-then-scan for float add, single tiles, and segmented scans
-// on CPU drivers (Caps.Software), where a segmented look-back waits
-// several times as long as reduce-then-scan takes.
+// tile, reduce-then-scan for float add, single tiles, and on CPU drivers
+// (Caps.Software): there a look-back tile waits on threads that may be
+// descheduled, several times as long as reduce-then-scan takes for
+// segmented scans, and longer than it for the small tiles a CPU driver
+// without subgroups gets by default (8 invocations of 16 vectors). A CPU
+// driver with subgroups (zink over lavapipe) keeps the look-back for plain
+// scans.
 // Options force a path, the tile shape, or the shared-memory code, and
 // LastPlan tells what the last call ran. Integer results and max and min
 // are bit-identical on every path.
@@ -75,8 +80,9 @@
 // the order of operations is this. Elements come in vectors of four; an
 // invocation holds Vectors of them. A vector's sum is ((x0+x1)+x2)+x3, an
 // invocation's sum its vectors' sums left to right, and the invocations'
-// sums meet in the work group's Blelloch tree (with subgroups: the driver's
-// subgroup scan within each subgroup, then the subgroups in order). A scan
+// sums meet in the work group's Blelloch tree (groups of up to 32: summed
+// left to right from 0; with subgroups: the driver's subgroup scan within
+// each subgroup, then the subgroups in order). A scan
 // value is
 //
 //	dst[e] = ((P + Q) + x_a) + ... + x_(e-1)

@@ -354,6 +354,12 @@ func (k progKey) defines(s *Scanner) map[string]string {
 			}
 			d["TOTAL"] = b(k.total)
 			d["RECORD_WORDS"] = strconv.Itoa(k.words)
+			// Compactions whose one-word records are the words the tiles
+			// load anyway (a predicate's elements, one-word keys: those
+			// jobs have src == flags) write them from registers.
+			if (k.out == outCompact || k.out == outRuns) && k.words == 1 && (k.mapMode == mapPredicate || k.keyWords == 1) {
+				d["RECORDS_LOADED"] = "1"
+			}
 			if k.spin >= 0 {
 				d["SPIN"] = strconv.Itoa(k.spin)
 				// One subgroup polls a window (and combines it with

@@ -116,14 +116,31 @@ uint tailEnd(uint e0) {
     return e0 + 3u < n ? e0 : max(e0, n);
 }
 
+// RECORDS_LOADED (scan.comp's compactions of one-word records that are
+// what loadVec reads: the predicate's elements, or the keys of KEY_WORDS
+// 1): loadVec leaves the four words it read in loadedWords, so that the
+// records need not be read again.
+#ifndef RECORDS_LOADED
+#define RECORDS_LOADED 0
+#endif
+#if RECORDS_LOADED
+uvec4 loadedWords;
+#endif
+
 // loadVec sets x to elements 4j .. 4j+3.
 void loadVec(uint j, out V x[4]) {
     uint e0 = 4u * j;
     T4 v = T4(ident());
     uvec4 f = uvec4(0u);
+#if RECORDS_LOADED
+    loadedWords = uvec4(0u);
+#endif
     if (e0 + 3u < n) {
 #if READS_SRC
         v = src4[j];
+#if RECORDS_LOADED
+        loadedWords = uvec4(v);
+#endif
 #endif
 #if READS_FLAGS
 #if KEY_WORDS == 1
@@ -131,6 +148,9 @@ void loadVec(uint j, out V x[4]) {
         uvec4 k = flags4[j];
         uint before = e0 == 0u ? ~k.x : flags1[e0 - 1u];
         f = uvec4(notEqual(k, uvec4(before, k.xyz)));
+#if RECORDS_LOADED
+        loadedWords = k;
+#endif
 #elif KEY_WORDS > 1
         for (uint k = 0u; k < 4u; k++) {
             f[k] = flagAt(e0 + k);
@@ -147,9 +167,15 @@ void loadVec(uint j, out V x[4]) {
     for (uint e = e0; e < tailEnd(e0); e++) {
 #if READS_SRC
         v[e - e0] = src1[e];
+#if RECORDS_LOADED
+        loadedWords[e - e0] = uint(v[e - e0]);
+#endif
 #endif
 #if READS_FLAGS
         f[e - e0] = flagAt(e);
+#if RECORDS_LOADED && KEY_WORDS == 1
+        loadedWords[e - e0] = flags1[e];
+#endif
 #endif
     }
 #if MAP == MAP_PREDICATE

@@ -144,9 +144,29 @@ void copyRecord(uint to, uint from) {
 }
 #endif
 
-// store writes vector j (elements 4j..4j+3) given each element, its
-// exclusive and its inclusive scan value.
-void store(uint j, V x[4], V ex[4], V inc[4]) {
+#if OUT == OUT_COMPACT || OUT == OUT_RUNS
+// In the blocked layout (invocation t holds consecutive elements, see
+// tile.glsl) an invocation also writes the elements that are not kept (not
+// run tails) before its last kept element (run tail): such an element's
+// slot is that of the next kept element (tail of its run), which lies in
+// the same invocation and overwrites it later, in program order. A CPU
+// driver runs a store as a branch per lane; taken by a random half of the
+// lanes it is mispredicted, taken by every lane up to its last kept
+// element it is not (llvmpipe, select-if of half of 2^22 floats: 2x
+// faster). keepEnd (tailsEnd) is 1 + the invocation's last kept element
+// (run tail) as the number of elements it holds before it, 0 for none or
+// in the subgroup layout, whose invocations do not hold consecutive
+// elements.
+uint keepEnd = 0u;
+#if OUT == OUT_RUNS
+uint tailsEnd = 0u;
+bool laneNextHead = false; // the element after the invocation's last heads a run
+#endif
+#endif
+
+// store writes vector j (elements 4j..4j+3), the invocation's vector i,
+// given each element, its exclusive and its inclusive scan value.
+void store(uint j, uint i, V x[4], V ex[4], V inc[4], bool nextHead, uvec4 words) {
     uint e0 = 4u * j;
 #if OUT == OUT_VALUES
     T4 o;
@@ -188,18 +208,24 @@ void store(uint j, V x[4], V ex[4], V inc[4]) {
     // OUT_COMPACT, OUT_RUNS: x[k] is 1 for a kept element (a run's head),
     // ex[k] the number kept before it.
     for (uint k = 0u; k < 4u; k++) {
-        if (x[k] != 0u && ex[k] < dstLen) {
+        if ((x[k] != 0u || 4u * i + k < keepEnd) && ex[k] < dstLen) {
+#if RECORDS_LOADED
+            recDst[ex[k]] = words[k];
+#else
             copyRecord(ex[k], e0 + k);
+#endif
         }
     }
 #if OUT == OUT_RUNS && TAILS != TAILS_NONE
     // The tail of run r (the last element before the next head, or the
     // last element) has counted r+1 heads: inc[k] = r + 1. Elements
-    // e0+1 .. e0+3 are heads where x says; only e0+4 is compared here.
+    // e0+1 .. e0+3 are heads where x says; e0+4 is compared here only in
+    // the subgroup layout and for the invocation's last vector, else
+    // nextHead says.
     for (uint k = 0u; k < 4u; k++) {
         uint e = e0 + k;
-        bool tail = e + 1u == n || (k < 3u ? x[k + 1u] != 0u : keyHead(e + 1u));
-        if (e < n && tail && inc[k] - 1u < tailLen) {
+        bool tail = e + 1u == n || (k < 3u ? x[k + 1u] != 0u : nextHead);
+        if (e < n && (tail || 4u * i + k < tailsEnd) && inc[k] - 1u < tailLen) {
 #if TAILS == TAILS_ENDS
             tailDst[inc[k] - 1u] = e + 1u;
 #else
@@ -227,9 +253,41 @@ void main() {
     }
     uint v0 = tile * uint(TILE_VECS);
     V x[VEC][4];
+#if RECORDS_LOADED
+    uvec4 words[VEC];
+#endif
     for (uint i = 0u; i < uint(VEC); i++) {
         loadVec(v0 + tileVec(i), x[i]);
+#if RECORDS_LOADED
+        words[i] = loadedWords;
+#endif
     }
+#if OUT == OUT_COMPACT || OUT == OUT_RUNS
+    keepEnd = 0u;
+    if (!sgUsable()) {
+        for (uint i = 0u; i < uint(VEC); i++) {
+            for (uint k = 0u; k < 4u; k++) {
+                keepEnd = x[i][k] != 0u ? 4u * i + k + 1u : keepEnd;
+            }
+        }
+    }
+#if OUT == OUT_RUNS
+    // Element m of the invocation is a run's tail when m+1 heads one (or
+    // is n); in the subgroup layout stores find their tails themselves.
+    uint eLast = 4u * (v0 + tileVec(uint(VEC) - 1u)) + 3u;
+    laneNextHead = eLast + 1u < n && keyHead(eLast + 1u);
+    tailsEnd = 0u;
+    if (!sgUsable()) {
+        for (uint i = 0u; i < uint(VEC); i++) {
+            for (uint k = 0u; k < 4u; k++) {
+                uint e = 4u * (v0 + tileVec(i)) + k;
+                bool next = k < 3u ? x[i][k + 1u] != 0u : (i + 1u < uint(VEC) ? x[i + 1u][0] != 0u : laneNextHead);
+                tailsEnd = e < n && (e + 1u == n || next) ? 4u * i + k + 1u : tailsEnd;
+            }
+        }
+    }
+#endif
+#endif
     V pre[VEC];
     V total = tileScan(x, pre);
     V first = vOf(fromBits(initBits));
@@ -254,7 +312,20 @@ void main() {
             run = comb(run, x[i][k]);
             inc[k] = run;
         }
-        store(v0 + tileVec(i), x[i], ex, inc);
+        bool nextHead = false;
+#if OUT == OUT_RUNS
+        if (sgUsable()) {
+            uint eNext = 4u * (v0 + tileVec(i)) + 4u;
+            nextHead = eNext < n && keyHead(eNext);
+        } else {
+            nextHead = i + 1u < uint(VEC) ? x[i + 1u][0] != 0u : laneNextHead;
+        }
+#endif
+        uvec4 w = uvec4(0u);
+#if RECORDS_LOADED
+        w = words[i];
+#endif
+        store(v0 + tileVec(i), i, x[i], ex, inc, nextHead, w);
     }
 }
 

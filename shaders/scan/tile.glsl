@@ -6,7 +6,8 @@
 //   shared memory  invocation t holds vectors t*VEC .. t*VEC+VEC-1 of the
 //                  tile ("blocked"); each reduces its 4*VEC elements
 //                  serially, the per-invocation totals go through a
-//                  Blelloch up-sweep/down-sweep in shared memory.
+//                  Blelloch up-sweep/down-sweep in shared memory (or,
+//                  in groups of up to 32, FLAT_GROUP's fold).
 //   subgroups      subgroup s owns vectors [s*SG*VEC, (s+1)*SG*VEC); in
 //                  step i its lane l holds vector s*SG*VEC + i*SG + l, so
 //                  every load of the subgroup is SG consecutive vectors.
@@ -56,7 +57,8 @@ void groupSync() {
 }
 
 // wgUpSweep leaves in wgBuf the Blelloch reduction tree of the invocations'
-// values v, and returns the group's total (wgBuf[WG_SIZE-1]) to everyone.
+// values v (FLAT_GROUP: the values), and returns the group's total to
+// everyone.
 // Node i = (t+1)*2d - 1 at stride d covers [i-2d+1, i]; its left child is
 // i-d, so earlier elements stay on the left.
 V wgUpSweep(V v) {
