@@ -9,7 +9,7 @@
 //   OUT 1: interval expand: dst[g] = values[p] for records of RECORD_WORDS
 //          words; dst[g] is left alone where g belongs to no segment.
 // Each invocation takes 4*ITEMS consecutive items: a binary search finds
-// the first one's segment, forward seeks (lbsSeek) the others'; OUT 0
+// the first one's segment, a forward walk the others'; OUT 0
 // stores them as 16-byte vectors, bound twice as in load.glsl. The binary
 // search runs only over the segments of the group's items, which one
 // invocation finds first by two searches over all of them: log2 of a
@@ -83,7 +83,23 @@ void main() {
         return;
     }
     uint lo = groupLo, hi = groupHi;
-    uint p = NONE;
+    // The invocation's items are consecutive, so it walks the offsets
+    // forward with the segment p of its last item: cur = offsets[p], next =
+    // the offset after it. Items below offsets[0] (p = 0, g < cur) belong
+    // to no segment. An item loads offsets (and values) only where it
+    // crosses into another segment: about one item in a segment's size,
+    // where a search per item loads several, under branches that CPU
+    // drivers mispredict.
+    uint p = 0u, cur = LBS_END, next = LBS_END;
+    if (segments > 0u) {
+        // offsets[lo] <= first where offsets[0] <= first (see above).
+        p = offsets[0] <= first ? lbsLocate(lo, hi, first) : 0u;
+        cur = offsets[p];
+        next = lbsOffset(p + 1u);
+    }
+#if OUT == 1 && RECORD_WORDS == 1
+    uint val = segments > 0u ? values[p] : 0u;
+#endif
     for (uint j = 0u; j < uint(ITEMS); j++) {
         uvec4 seg = uvec4(NONE), rank = uvec4(NONE);
         uint e = first + 4u * j;
@@ -92,18 +108,26 @@ void main() {
             if (g >= n) {
                 break;
             }
-            if (p != NONE) {
-                p = lbsSeek(p, g);
-            } else if (segments > 0u && offsets[0] <= g) {
-                p = lbsLocate(lo, hi, g);
+            while (next <= g) {
+                p++;
+                cur = next;
+                next = lbsOffset(p + 1u);
+#if OUT == 1 && RECORD_WORDS == 1
+                val = values[p];
+#endif
             }
-            seg[k] = p;
-            rank[k] = p == NONE ? NONE : g - offsets[p];
+            bool inSeg = g >= cur; // false also without segments (cur = LBS_END)
+            seg[k] = inSeg ? p : NONE;
+            rank[k] = inSeg ? g - cur : NONE;
 #if OUT == 1
-            if (p != NONE) {
+            if (inSeg) {
+#if RECORD_WORDS == 1
+                dst[g] = val;
+#else
                 for (uint w = 0u; w < uint(RECORD_WORDS); w++) {
                     dst[g * uint(RECORD_WORDS) + w] = values[p * uint(RECORD_WORDS) + w];
                 }
+#endif
             }
 #endif
         }
