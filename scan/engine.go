@@ -31,6 +31,12 @@ type scanJob struct {
 	// outPartition: the selected count, at count[countAt].
 	count   gpu.Storage
 	countAt int
+	// levelTotal: reduce-then-scan writes the op of all n elements to
+	// levelTotal[levelTotalAt] at its top level, before level 0 runs (so
+	// that a partition's level 0 reads the count it needs there, without
+	// a pass of its own to count). Only with more than one tile.
+	levelTotal   gpu.Storage
+	levelTotalAt int
 	// outRuns: what run tails write (tails*), from tailSrc, to tailDst.
 	tails            int
 	tailSrc, tailDst gpu.Storage
@@ -273,6 +279,9 @@ func (s *Scanner) runLevels(j *scanJob) Plan {
 			carry = 0
 		}
 		up := scanJob{typ: j.typ, op: j.op, seg: j.seg}
+		if k == L && j.levelTotal != nil {
+			up.total = j.levelTotal
+		}
 		p, _ := s.program(up.key(carry, true))
 		c.BindStorage(0, lvl(k))
 		c.BindStorage(1, lvl(k))
@@ -284,6 +293,10 @@ func (s *Scanner) runLevels(j *scanJob) Plan {
 		c.BindStorage(5, lvl(k))
 		if carry == 1 {
 			c.BindStorage(6, lvl(k+1))
+		}
+		if up.total != nil {
+			c.BindStorage(7, up.total)
+			p.SetUint("totalAt", uint32(j.levelTotalAt))
 		}
 		p.SetUint("n", uint32(sizes[k]))
 		p.SetUint("numTiles", uint32(ceilDiv(sizes[k], s.tile)))

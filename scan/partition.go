@@ -90,12 +90,18 @@ func (s *Scanner) partition(j *scanJob) (int, error) {
 			return
 		}
 		cnt := s.scratch(j.fn, scratchCount, 1)
-		if pred {
-			s.countPredicate(j, cnt, 0)
+		counted := 0
+		if s.pathFor(j) == PathReduceThenScan && j.n > s.tile {
+			// Reduce-then-scan's top level counts them on the way.
+			j.levelTotal, j.levelTotalAt = cnt, 0
 		} else {
-			s.reduceTo(j.fn, 0, Add, mapCount, j.flags, j.n, cnt, 0)
+			if pred {
+				s.countPredicate(j, cnt, 0)
+			} else {
+				s.reduceTo(j.fn, 0, Add, mapCount, j.flags, j.n, cnt, 0)
+			}
+			counted = s.LastPlan().Dispatches
 		}
-		counted := s.LastPlan().Dispatches
 		j.count, j.countAt = cnt, 0
 		s.run(j)
 		plan := s.LastPlan()
