@@ -164,6 +164,10 @@ bool laneNextHead = false; // the element after the invocation's last heads a ru
 #endif
 #endif
 
+#if OUT == OUT_PARTITION
+uint selected = 0u; // countIn[countAt], loaded once by main
+#endif
+
 // store writes vector j (elements 4j..4j+3), the invocation's vector i,
 // given each element, its exclusive and its inclusive scan value.
 void store(uint j, uint i, V x[4], V ex[4], V inc[4], bool nextHead, uvec4 words) {
@@ -197,7 +201,6 @@ void store(uint j, uint i, V x[4], V ex[4], V inc[4], bool nextHead, uvec4 words
 #elif OUT == OUT_PARTITION
     // x[k] is 1 for a selected element, ex[k] the number selected before
     // it, so e - ex[k] the number rejected before it.
-    uint selected = countIn[countAt];
     for (uint k = 0u; k < 4u; k++) {
         uint e = e0 + k;
         if (e < n) {
@@ -287,6 +290,9 @@ void main() {
         }
     }
 #endif
+#endif
+#if OUT == OUT_PARTITION
+    selected = countIn[countAt];
 #endif
     V pre[VEC];
     V total = tileScan(x, pre);
