@@ -308,12 +308,3 @@ V groupTotal(V run) {
 #endif
     return wgUpSweep(run);
 }
-
-// tileReduce returns the op of the tile's elements x to every invocation.
-V tileReduce(V x[VEC][4]) {
-    V run = vIdent();
-    for (uint i = 0u; i < uint(VEC); i++) {
-        run = foldStep(run, reduce4(x[i]));
-    }
-    return groupTotal(run);
-}
