@@ -2,8 +2,10 @@ package gpu_test
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -151,7 +153,7 @@ func TestUserProgramErrorsNameFileAndLine(t *testing.T) {
 	// A problem type that does not exist surfaces where dpgl's loop.glsl
 	// declares the problem array.
 	_, err = c.UserProgramSource("k.comp", "#version 450\nlayout(local_size_x = 1) in;\n#define BALANCER_PROBLEM NoSuchType\n#include \"balancer/loop.glsl\"\nvoid balancerSolve(uint p, NoSuchType q, uint t) {}\n", nil)
-	if want := gpu.ShadersPath + "balancer/loop.glsl:50"; err == nil || !strings.Contains(err.Error(), want) {
+	if want := gpu.ShadersPath + "balancer/loop.glsl:" + strconv.Itoa(problemArrayLine(t)); err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("error in dpgl's include does not point at %s:\n%v", want, err)
 	}
 	_, err = c.UserProgramSource("k.comp", "#version 450\n#include \"nowhere.glsl\"\n", nil)
@@ -187,4 +189,21 @@ func TestWithShadersUserFirst(t *testing.T) {
 	if fmt.Sprint(src.Files) != fmt.Sprintf("[k.comp include/common.glsl %sscan/sgemu.glsl]", gpu.ShadersPath) {
 		t.Fatalf("files %v", src.Files)
 	}
+}
+
+// problemArrayLine is the line of dpgl's balancer/loop.glsl that declares
+// the problem array, where a problem type that does not exist is reported.
+func problemArrayLine(t *testing.T) int {
+	t.Helper()
+	b, err := fs.ReadFile(gpu.WithShaders(fstest.MapFS{}), "balancer/loop.glsl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range strings.Split(string(b), "\n") {
+		if strings.Contains(l, "BALANCER_PROBLEM balancerProblem[]") {
+			return i + 1
+		}
+	}
+	t.Fatal("balancer/loop.glsl declares no problem array")
+	return 0
 }
