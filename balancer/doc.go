@@ -128,7 +128,10 @@
 //
 // Where the policy decides nothing between iterations (Never's whole loop,
 // the rest of a CostEffective or Bounded loop once no redistribution could
-// pay, Bounded's iterations until a processor runs out of work), the loop
+// pay, Bounded's iterations until a processor runs out of work, each with
+// the iteration before it where the host decided that one without the
+// GPU: after a redistribution, the processors that would load their
+// problem again for a one-iteration dispatch load it once), the loop
 // runs up to Config.Batch iterations in one dispatch of the solution
 // kernel (loop.glsl's uniform balancerBatch; 1 where the policy decides
 // every iteration): each processor solves its next min(workload, batch)

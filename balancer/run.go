@@ -51,7 +51,9 @@ type Config struct {
 	// loop runs in one dispatch where its policy decides nothing between
 	// them: Never's whole loop, the rest of a loop that can no longer
 	// balance (CostEffective, Bounded), Bounded's iterations until a
-	// processor runs out of work. In such a dispatch each processor of the
+	// processor runs out of work, each joined with the iteration before it
+	// where the host decided that one without the GPU (the iteration of a
+	// redistribution, or of a gathering that decided against one). In such a dispatch each processor of the
 	// solution kernel (uniform balancerBatch of loop.glsl) solves its next
 	// tasks in order on its own invocation, with no barrier
 	// between the iterations of different processors, so that a dispatch
@@ -155,6 +157,64 @@ type machine interface {
 
 // drive runs one loop under cfg.Policy on m and fills st.
 func drive(m machine, cfg *Config, cost float64, st *Stats) {
+	mm := &joinSolves{machine: m}
+	defer mm.flush()
+	drivePolicy(mm, cfg, cost, st)
+}
+
+// joinSolves is a machine that holds back solution phases and joins
+// consecutive ones into one call, which a batching machine runs in as few
+// dispatches as Config.Batch allows: the host decides some iterations
+// without the GPU (the one after a redistribution followed by the rest of
+// a loop that can no longer balance, Bounded's predicted counts), and
+// solve calls with no count, gathering or redistribution between them run
+// the same iterations whether joined or not. Before any other phase, and
+// at the end, the held ones run.
+type joinSolves struct {
+	machine
+	at, n int // held iterations: at to at+n-1
+}
+
+func (j *joinSolves) flush() {
+	if j.n > 0 {
+		j.machine.solve(j.at, j.n)
+		j.n = 0
+	}
+}
+
+func (j *joinSolves) solve(iter, n int) {
+	if n <= 0 {
+		return
+	}
+	if j.n > 0 && j.at+j.n == iter {
+		j.n += n
+		return
+	}
+	j.flush()
+	j.at, j.n = iter, n
+}
+
+func (j *joinSolves) count(iter int) Info {
+	j.flush()
+	return j.machine.count(iter)
+}
+
+func (j *joinSolves) gather(iter int, known *Info) Info {
+	j.flush()
+	return j.machine.gather(iter, known)
+}
+
+func (j *joinSolves) redistribute(iter int, in Info) {
+	j.flush()
+	j.machine.redistribute(iter, in)
+}
+
+func (j *joinSolves) spans() []span {
+	j.flush()
+	return j.machine.spans()
+}
+
+func drivePolicy(m machine, cfg *Config, cost float64, st *Stats) {
 	switch cfg.Policy {
 	case Never:
 		in := m.count(0)
