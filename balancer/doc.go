@@ -144,6 +144,16 @@
 // a kernel gives up is a barrier between one processor's iteration i and
 // another's i+1, which Config.Batch 1 restores. Stats.Dispatches counts the
 // dispatches, and Stats.Solve shares a batch's time among its iterations.
+// Between redistributions, CostEffective's and Bounded's gatherings and
+// counts do not wait for the iterations before them either: a pass sees
+// each workload less the iterations not yet run (uniform ahead of
+// gather.comp; each iteration takes one task from every processor with
+// work), so they gather the same Info, and the iterations join into one
+// batch until a redistribution or the end: a dispatch per redistribution
+// and one more (more where a batch outgrows Config.Batch), not one per
+// gathering. An iteration's cost (Stats.MaxCost) then divides by its share
+// of a batch. Always, the calibration's policy, and Batch 1 keep each
+// gathered iteration's own dispatch and the phases in the paper's order.
 // By default a lane solves at most 256 tasks a dispatch, which leaves a
 // balancerSolve about 250 loop iterations of its own per task under
 // llvmpipe's loop cut.

@@ -47,11 +47,13 @@ func (l *Loop[T]) putInfo(in Info) {
 	l.info.Write(0, w[:])
 }
 
-// pass dispatches one gathering pass over the current workload.
-func (l *Loop[T]) pass(p *gpu.Program) {
+// pass dispatches one gathering pass over the current workload, as it
+// will be after ahead more iterations of the solution phase.
+func (l *Loop[T]) pass(p *gpu.Program, ahead uint32) {
 	l.c.BindStorage(0, l.Workload())
 	l.c.BindStorage(1, l.info)
 	p.SetUint("n", uint32(l.p))
+	p.SetUint("ahead", ahead)
 	p.DispatchItems(l.p, gatherItems)
 	l.c.Barrier(gpu.BarrierStorage) // the next pass and kernel read info
 }
@@ -90,20 +92,31 @@ func (l *Loop[T]) readInfo(full bool) Info {
 	return in
 }
 
-func (m *gpuMachine[T]) count(iter int) Info {
+func (m *gpuMachine[T]) count(iter int) Info { return m.countAhead(iter, 0) }
+
+func (m *gpuMachine[T]) gather(iter int, known *Info) Info { return m.gatherAhead(iter, known, 0) }
+
+// countAhead is count for the state after ahead more iterations of the
+// solution phase than have run: each of them takes one task from every
+// processor with work, so the passes see each workload less ahead, and at
+// least 0.
+func (m *gpuMachine[T]) countAhead(iter, ahead int) Info {
 	l := m.l
 	l.c.Do(func() {
 		l.tl.mark(PhaseCount, iter)
 		if l.p > 0 {
 			l.putInfo(Info{})
-			l.pass(l.gather1)
+			l.pass(l.gather1, uint32(ahead))
 		}
 	})
 	return l.readInfo(false)
 }
 
-func (m *gpuMachine[T]) gather(iter int, known *Info) Info {
+// gatherAhead is gather for the state after ahead more iterations, as
+// countAhead.
+func (m *gpuMachine[T]) gatherAhead(iter int, known *Info, ahead int) Info {
 	l := m.l
+	a := uint32(ahead)
 	l.c.Do(func() {
 		l.tl.mark(PhaseGather, iter)
 		if l.p == 0 {
@@ -113,12 +126,12 @@ func (m *gpuMachine[T]) gather(iter int, known *Info) Info {
 			l.putInfo(known.counts())
 		} else {
 			l.putInfo(Info{})
-			l.pass(l.gather1)
+			l.pass(l.gather1, a)
 		}
 		if l.cfg.Variant == IntegerSteps {
-			l.pass(l.gather2) // the other variants have no mask
+			l.pass(l.gather2, a) // the other variants have no mask
 		}
-		l.pass(l.gather3)
+		l.pass(l.gather3, a)
 	})
 	return l.readInfo(true)
 }

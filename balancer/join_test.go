@@ -76,3 +76,75 @@ func TestJoinedAfterRedistributionGPU(t *testing.T) {
 		t.Fatalf("%d solution phases timed for %d iterations", st.Solve.N, st.Iterations)
 	}
 }
+
+// aheadLog is a callLog that also counts and gathers ahead.
+type aheadLog struct{ callLog }
+
+func (a *aheadLog) countAhead(iter, ahead int) Info {
+	a.calls = append(a.calls, fmt.Sprint("count ", iter, " ahead ", ahead))
+	return Info{}
+}
+
+func (a *aheadLog) gatherAhead(iter int, _ *Info, ahead int) Info {
+	a.calls = append(a.calls, fmt.Sprint("gather ", iter, " ahead ", ahead))
+	return Info{}
+}
+
+// With a machine that looks ahead, counts and gatherings that follow the
+// held iterations directly see past them and keep them held; only a
+// redistribution, a phase of another iteration, or the end runs them.
+func TestJoinSolvesAhead(t *testing.T) {
+	var log aheadLog
+	j := &joinSolves{machine: &log, ahead: &log}
+	j.gather(0, nil) // nothing held: the plain phase
+	j.solve(0, 1)
+	j.gather(1, nil)
+	j.solve(1, 1)
+	j.count(2)
+	j.solve(2, 3)
+	j.redistribute(5, Info{})
+	j.solve(5, 1)
+	j.count(7) // not the next iteration: runs the held one first
+	j.solve(7, 2)
+	j.flush()
+	want := []string{"gather 0", "gather 1 ahead 1", "count 2 ahead 2", "solve 0 5", "redistribute 5", "solve 5 1", "count 7", "solve 7 2"}
+	if !slices.Equal(log.calls, want) {
+		t.Fatalf("calls\n got %q\nwant %q", log.calls, want)
+	}
+}
+
+// A loop that gathers or counts between its iterations runs them in one
+// dispatch per redistribution and one more: every count and gathering
+// looks past the iterations before it, and the run is the model's.
+func TestGatherAheadGPU(t *testing.T) {
+	for _, cs := range []struct {
+		pol  Policy
+		w    []uint32
+		cost float64
+	}{
+		{CostEffective, []uint32{40, 38, 39, 40, 37, 0, 1}, 30}, // gathers, never balances
+		{Bounded, []uint32{20, 20, 20, 20, 1, 2, 3, 0}, 5},      // counts and gathers, then balances
+		{CostEffective, []uint32{20, 20, 20, 20, 1, 2, 3, 0}, 5},
+	} {
+		cfg := Config{Policy: cs.pol, CostIterations: cs.cost, Logf: t.Logf}
+		sol := newSynthetic(t, scanner(t).Context(), len(cs.w))
+		l := newLoop[uint32](t, cfg)
+		if err := l.Load(cs.w, nil, problems(len(cs.w))); err != nil {
+			t.Fatal(err)
+		}
+		st, err := l.Run(sol)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms := Simulate(NewModel(IntegerSteps, cs.w, nil, problems(len(cs.w))), cfg, nil, nil)
+		if st.Iterations != ms.Iterations || st.Balances != ms.Balances || st.Gathers != ms.Gathers || st.Counts != ms.Counts || st.Savings != ms.Savings {
+			t.Fatalf("%v %v: GPU %d iterations, %d balances, %d gathers, %d counts; the model %d, %d, %d, %d", cs.pol, cs.w,
+				st.Iterations, st.Balances, st.Gathers, st.Counts, ms.Iterations, ms.Balances, ms.Gathers, ms.Counts)
+		}
+		t.Logf("%v %v: %d iterations, %d balances, %d gathers, %d counts, %d dispatches", cs.pol, cs.w, st.Iterations, st.Balances, st.Gathers, st.Counts, st.Dispatches)
+		if st.Gathers+st.Counts < 3 || st.Dispatches > st.Balances+1 {
+			t.Fatalf("%v %v: %d balances, %d gathers, %d counts, %d dispatches for %d iterations: want several gatherings or counts, and a dispatch per balance and one more",
+				cs.pol, cs.w, st.Balances, st.Gathers, st.Counts, st.Dispatches, st.Iterations)
+		}
+	}
+}

@@ -158,6 +158,12 @@ type machine interface {
 // drive runs one loop under cfg.Policy on m and fills st.
 func drive(m machine, cfg *Config, cost float64, st *Stats) {
 	mm := &joinSolves{machine: m}
+	if am, ok := m.(aheadMachine); ok && cfg.Policy != Always && cfg.Batch != 1 {
+		// Always, the calibration's policy, keeps each gathered
+		// iteration's own dispatch, which its costs are measured on; and
+		// Batch 1 (lockstep) runs the phases in the paper's order.
+		mm.ahead = am
+	}
 	defer mm.flush()
 	drivePolicy(mm, cfg, cost, st)
 }
@@ -170,9 +176,32 @@ func drive(m machine, cfg *Config, cost float64, st *Stats) {
 // solve calls with no count, gathering or redistribution between them run
 // the same iterations whether joined or not. Before any other phase, and
 // at the end, the held ones run.
+//
+// With ahead set, a count or gathering does not run the held iterations
+// first: it describes the state after them (each takes one task from every
+// processor with work, which a pass works out from the workloads before
+// them), so that the solves on either side of it still join, and only a
+// redistribution, which moves the work itself, or the end runs them.
 type joinSolves struct {
 	machine
+	ahead aheadMachine
 	at, n int // held iterations: at to at+n-1
+}
+
+// aheadMachine is a machine that can count and gather for the state after
+// iterations of the solution phase it has not run yet.
+type aheadMachine interface {
+	countAhead(iter, ahead int) Info
+	gatherAhead(iter int, known *Info, ahead int) Info
+}
+
+// held is the number of held iterations that end at iter, which a count
+// or gathering of iteration iter can look past; 0 when none can.
+func (j *joinSolves) held(iter int) int {
+	if j.ahead == nil || j.n == 0 || j.at+j.n != iter {
+		return 0
+	}
+	return j.n
 }
 
 func (j *joinSolves) flush() {
@@ -195,11 +224,17 @@ func (j *joinSolves) solve(iter, n int) {
 }
 
 func (j *joinSolves) count(iter int) Info {
+	if n := j.held(iter); n > 0 {
+		return j.ahead.countAhead(iter, n)
+	}
 	j.flush()
 	return j.machine.count(iter)
 }
 
 func (j *joinSolves) gather(iter int, known *Info) Info {
+	if n := j.held(iter); n > 0 {
+		return j.ahead.gatherAhead(iter, known, n)
+	}
 	j.flush()
 	return j.machine.gather(iter, known)
 }

@@ -38,6 +38,10 @@ layout(std430, binding = 0) readonly restrict buffer Workload { uint workload[];
 layout(std430, binding = 1) restrict buffer Info { uint info[]; };
 
 uniform uint n; // processors
+// The gathering describes the workloads after ahead more iterations of the
+// solution phase than have run (which the balancer then runs in one batch
+// with the iterations after them): each loses ahead tasks, down to 0.
+uniform uint ahead;
 
 shared uint sCount, sMax, sMin;
 shared uint sSum[2]; // low, high word
@@ -74,6 +78,7 @@ void main() {
             break;
         }
         uint w = workload[j];
+        w = w > ahead ? w - ahead : 0u;
 #if PASS == 1
         if (w == 0u) {
             count++;
