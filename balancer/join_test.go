@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+	"time"
 )
 
 // callLog is a machine that records its calls.
@@ -146,5 +147,20 @@ func TestGatherAheadGPU(t *testing.T) {
 			t.Fatalf("%v %v: %d balances, %d gathers, %d counts, %d dispatches for %d iterations: want several gatherings or counts, and a dispatch per balance and one more",
 				cs.pol, cs.w, st.Balances, st.Gathers, st.Counts, st.Dispatches, st.Iterations)
 		}
+	}
+}
+
+// An iteration that gathered has a cost only where its solution phase ran
+// alone: a batch's share is no iteration's time.
+func TestCostOfBatchedIteration(t *testing.T) {
+	ms := time.Millisecond
+	var alone, batched Stats
+	alone.account([]span{{PhaseGather, 0, 1, 4 * ms}, {PhaseSolve, 0, 1, 2 * ms}, {PhaseSolve, 1, 3, 3 * ms}})
+	batched.account([]span{{PhaseGather, 0, 1, 4 * ms}, {PhaseSolve, 0, 4, 5 * ms}})
+	if alone.MaxCost != 2 || alone.MaxCostAt != 0 {
+		t.Fatalf("alone: max cost %v at %d, want 2 at 0", alone.MaxCost, alone.MaxCostAt)
+	}
+	if batched.MaxCost != 0 || batched.Solve.N != 4 || batched.Dispatches != 1 || batched.Gather.N != 1 {
+		t.Fatalf("batched: max cost %v, %d solution phases in %d dispatches, %d gatherings; want 0, 4, 1, 1", batched.MaxCost, batched.Solve.N, batched.Dispatches, batched.Gather.N)
 	}
 }

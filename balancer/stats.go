@@ -143,7 +143,10 @@ type Stats struct {
 
 	// MaxCost is the largest measured cost, in iterations, of an iteration
 	// that gathered: (its gathering + its redistribution) / its solution
-	// phase. Above CostIterations the overestimate was not one.
+	// phase. Above CostIterations the overestimate was not one. Only an
+	// iteration whose solution phase ran in a dispatch of its own counts,
+	// as the calibration measures them (every one with Config.Batch 1): a
+	// batch's share is no iteration's time.
 	MaxCost   float64
 	MaxCostAt int // the iteration of MaxCost
 
@@ -241,7 +244,7 @@ func (s *Stats) account(spans []span) {
 					d++ // the remainder, so that the parts add up to the whole
 				}
 				s.Solve.add(d)
-				if c := per[sp.iter+k]; c != nil && !c.solveCounted {
+				if c := per[sp.iter+k]; c != nil && !c.solveCounted && n == 1 {
 					c.solve, c.solveCounted = d, true
 				}
 			}
