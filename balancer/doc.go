@@ -21,6 +21,7 @@
 //	information gathering (GPU)  num_idle, avg, act_mask, sum_workload,
 //	                             assignment, MAX(new_workload_values):
 //	                             three reductions, read back as an Info
+//	                             (the last keeps each assignment)
 //	decision (host)              savings = MAX(workload) - MAX(new) > cost?
 //	redistribution (GPU)         assignment -> exclusive scan (block
 //	                             pointers) -> each new processor finds

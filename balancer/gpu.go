@@ -18,6 +18,16 @@ type gpuMachine[T any] struct {
 	// single runs one iteration a dispatch whatever Config.Batch says
 	// (Loop.Solve).
 	single bool
+	// assigned says that the assignment array holds the assignment of the
+	// full gathering assignedInfo of iteration assignedIter, which the
+	// state still is: its redistribution need not work it out again.
+	assigned     bool
+	assignedIter int
+	assignedInfo Info
+	// keepAbove is the largest savings the policy does not redistribute
+	// for: a gathering whose bounds on the savings do not exceed it keeps
+	// no assignment (gather.comp's uniform keepAbove).
+	keepAbove uint32
 }
 
 // putInfo writes in to the info buffer, as the kernels read it and the
@@ -61,11 +71,13 @@ func (l *Loop[T]) pass(p *gpu.Program, ahead uint32) {
 // readInfo reads the info buffer back (waiting for the GPU).
 func (l *Loop[T]) readInfo(full bool) Info {
 	in := Info{Processors: l.p, Full: full}
+	l.kept = false
 	if l.p == 0 {
 		return in
 	}
 	var w [infoWords]uint32
 	l.info.Read(0, w[:])
+	l.kept = full && w[infoKept] != 0
 	in.NumIdle = int(w[infoIdle])
 	in.MaxWorkload = w[infoMax]
 	in.SumWorkload = uint64(w[infoSumLo]) | uint64(w[infoSumHi])<<32
@@ -102,6 +114,7 @@ func (m *gpuMachine[T]) gather(iter int, known *Info) Info { return m.gatherAhea
 // least 0.
 func (m *gpuMachine[T]) countAhead(iter, ahead int) Info {
 	l := m.l
+	m.assigned = false
 	l.c.Do(func() {
 		l.tl.mark(PhaseCount, iter)
 		if l.p > 0 {
@@ -131,9 +144,13 @@ func (m *gpuMachine[T]) gatherAhead(iter int, known *Info, ahead int) Info {
 		if l.cfg.Variant == IntegerSteps {
 			l.pass(l.gather2, a) // the other variants have no mask
 		}
+		l.c.BindStorage(2, l.assignment.Slice(0, l.p))
+		l.gather3.SetUint("keepAbove", m.keepAbove)
 		l.pass(l.gather3, a)
 	})
-	return l.readInfo(true)
+	in := l.readInfo(true)
+	m.assigned, m.assignedIter, m.assignedInfo = l.kept, iter, in
+	return in
 }
 
 // runAssign writes each processor's assignment for the full gathering in.
@@ -158,7 +175,10 @@ func (l *Loop[T]) runAssign(in Info) {
 // pointers and takes its share of the block's owner's tasks and its
 // problem record: what the paper's send to the block heads, segmented copy
 // and segmented scan of the new workload values compute, in one pass. The
-// other set becomes the current one.
+// other set becomes the current one. The assignment is the one the
+// gathering's last pass wrote where the state is still the one it
+// gathered (the policies redistribute right after gathering), else
+// assign.comp works it out.
 func (m *gpuMachine[T]) redistribute(iter int, in Info) {
 	l := m.l
 	c, s, n := l.c, l.s, l.p
@@ -172,8 +192,11 @@ func (m *gpuMachine[T]) redistribute(iter int, in Info) {
 	pointers := l.pointers.Slice(0, n)
 	c.Do(func() {
 		l.tl.mark(PhaseRedistribute, iter)
-		l.runAssign(in)
+		if !m.assigned || m.assignedIter != iter || m.assignedInfo != in {
+			l.runAssign(in)
+		}
 	})
+	m.assigned = false
 	scan.ExclusiveScan(s, pointers, assignment, scan.Add, 0)
 	c.Do(func() {
 		c.BindStorage(0, l.Workload())
@@ -196,6 +219,9 @@ func (m *gpuMachine[T]) solve(iter, n int) {
 	l := m.l
 	if n <= 0 {
 		return
+	}
+	if iter+n > m.assignedIter {
+		m.assigned = false // iteration assignedIter ran: the workloads moved on
 	}
 	lanes := l.lanes()
 	batch := 1

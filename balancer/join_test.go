@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/dpgl/dpgl/gpu/gputest"
 )
 
 // callLog is a machine that records its calls.
@@ -162,5 +164,42 @@ func TestCostOfBatchedIteration(t *testing.T) {
 	}
 	if batched.MaxCost != 0 || batched.Solve.N != 4 || batched.Dispatches != 1 || batched.Gather.N != 1 {
 		t.Fatalf("batched: max cost %v, %d solution phases in %d dispatches, %d gatherings; want 0, 4, 1, 1", batched.MaxCost, batched.Solve.N, batched.Dispatches, batched.Gather.N)
+	}
+}
+
+// A full gathering keeps each processor's assignment where a
+// redistribution may follow (its bounds on the savings exceed what the
+// policy does not act on), and it is the model's; the redistribution then
+// takes it as it is.
+func TestGatherKeepsAssignmentGPU(t *testing.T) {
+	r := gputest.Rand(t)
+	for _, v := range []Variant{IntegerSteps, Unmasked, Footnote1} {
+		l := newLoop[uint32](t, Config{Variant: v})
+		for _, p := range []int{1, 7, 4097, 70001} {
+			w := workloadFor(r, p, 0)
+			w[0] = 5000 // a busy processor: savings to be had
+			if err := l.Load(w, nil, problems(p)); err != nil {
+				t.Fatal(err)
+			}
+			model := NewModel(v, w, nil, problems(p))
+			want := model.Gather()
+			bound := min(want.savingsBound(), want.idleBound())
+			for _, above := range []uint32{0, uint32(bound) - 1, uint32(bound), 0xFFFFFFFF} {
+				m := &gpuMachine[uint32]{l: l, keepAbove: above}
+				in := m.gather(3, nil)
+				if in != want {
+					t.Fatalf("%v P=%d: gathering\n got %+v\nwant %+v", v, p, in, want)
+				}
+				if keep := uint64(above) < bound; m.assigned != keep || m.assignedIter != 3 {
+					t.Fatalf("%v P=%d keepAbove %d, bound %d: assignment kept %v at %d, want %v", v, p, above, bound, m.assigned, m.assignedIter, keep)
+				}
+				if !m.assigned {
+					continue
+				}
+				got := download[uint32](l.assignment.Slice(0, p))
+				ma, _ := model.Assignment(in)
+				eq(t, fmt.Sprintf("%v P=%d: kept assignment", v, p), got, ma)
+			}
+		}
 	}
 }

@@ -2,6 +2,7 @@ package balancer
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -32,6 +33,7 @@ type Loop[T any] struct {
 	p, capacity int
 	arrays[T]
 	info *gpu.Buffer[uint32]
+	kept bool // the last full gathering read back kept each assignment (INFO_KEPT)
 
 	gather1, gather2, gather3, assign, place *gpu.Program
 
@@ -118,7 +120,7 @@ const (
 
 	infoIdle, infoMax, infoSumLo, infoSumHi, infoMinActive = 0, 1, 2, 3, 4
 	infoMaskedSumLo, infoMaskedSumHi, infoMasked           = 5, 6, 7
-	infoMaxNew, infoMinNew, infoAssigned                   = 8, 9, 10
+	infoMaxNew, infoMinNew, infoAssigned, infoKept         = 8, 9, 10, 11
 )
 
 // NewLoop returns a loop running on s's context, with no processors (see
@@ -310,7 +312,7 @@ func (l *Loop[T]) Run(sol Solution) (Stats, error) {
 		st.Wall = time.Since(start)
 		return st, err
 	}
-	m := &gpuMachine[T]{l: l, sol: sol}
+	m := &gpuMachine[T]{l: l, sol: sol, keepAbove: keepAbove(l.cfg.Policy, st.CostIterations)}
 	drive(m, &l.cfg, st.CostIterations, &st)
 	finish(m, &l.cfg, &l.warn, &st)
 	st.paperCriticalPath()
@@ -319,6 +321,16 @@ func (l *Loop[T]) Run(sol Solution) (Stats, error) {
 		return st, l.notMoved(&st, left)
 	}
 	return st, nil
+}
+
+// keepAbove is the largest savings, in iterations, that policy p given
+// cost does not redistribute for (Decide): savings > cost is savings >
+// floor(cost) for whole savings.
+func keepAbove(p Policy, cost float64) uint32 {
+	if p == Always {
+		return 0
+	}
+	return uint32(min(math.Floor(cost), math.MaxUint32))
 }
 
 // notMoved is Run's error when processors still hold work after the

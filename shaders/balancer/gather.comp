@@ -9,7 +9,7 @@
 //   PASS 3  with the assignment (assign.glsl): Σ assignment (for
 //           Footnote1 possibly above P, which the host checks),
 //           MAX(new_workload_values), the smallest workload after
-//           redistribution, -
+//           redistribution, -; and each processor's assignment
 // Each invocation takes ITEMS processors strided by the group size, so a
 // group's loads are contiguous. Groups past the last processor (a 2-D grid)
 // add identities.
@@ -36,6 +36,16 @@ layout(local_size_x = WG_SIZE) in;
 
 layout(std430, binding = 0) readonly restrict buffer Workload { uint workload[]; };
 layout(std430, binding = 1) restrict buffer Info { uint info[]; };
+#if PASS == 3
+// Each processor's assignment, which the redistribution that may follow
+// the gathering takes as it is instead of working it out again (assign.comp
+// is for a redistribution on its own). Only where one may follow: where
+// both of Bounded's bounds on the savings (balancer.Info's savingsBound
+// and idleBound, from PASS 1's counts) exceed keepAbove, the largest
+// savings the policy does not act on; then INFO_KEPT says so.
+layout(std430, binding = 2) writeonly restrict buffer Assignment { uint assignment[]; };
+uniform uint keepAbove;
+#endif
 
 uniform uint n; // processors
 // The gathering describes the workloads after ahead more iterations of the
@@ -67,6 +77,11 @@ void main() {
 #else
     uint64_t maskedSum = sum;
 #endif
+    // savings <= MAX - ceil(S/P) and <= MAX - ceil(MAX/(num_idle+1)).
+    uint maxW = info[INFO_MAX];
+    uint ceilAvg = avg + (uint64_t(avg) * uint64_t(n) != sum ? 1u : 0u);
+    uint bound = min(maxW - min(ceilAvg, maxW), maxW - balancerCeilDiv(maxW, numIdle + 1u));
+    bool keep = bound > keepAbove;
 #endif
 
     uint count = 0u, mx = 0u, mn = 0xFFFFFFFFu;
@@ -94,6 +109,9 @@ void main() {
         }
 #else
         uvec2 ac = assignOf(w, n, avg, numIdle, sum, maskedSum);
+        if (keep) {
+            assignment[j] = ac.x;
+        }
         if (ac.x != 0u) {
             count += ac.x;
             mx = max(mx, ac.y);
@@ -121,6 +139,7 @@ void main() {
     if (total != 0ul) ADD_PAIR(info, INFO_MASKED_SUM_LO, INFO_MASKED_SUM_HI, total)
 #else
     if (sCount != 0u) atomicAdd(info[INFO_ASSIGNED], sCount);
+    if (keep && dpglGroupIndex() == 0u) info[INFO_KEPT] = 1u;
     if (sMax != 0u) atomicMax(info[INFO_MAX_NEW], sMax);
     if (sMin != 0xFFFFFFFFu) atomicMin(info[INFO_MIN_NEW], sMin);
 #endif

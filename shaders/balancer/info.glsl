@@ -13,6 +13,7 @@
 #define INFO_MAX_NEW 8u       // MAX(new_workload_values)
 #define INFO_MIN_NEW 9u       // smallest workload after redistribution; starts at 0xFFFFFFFF
 #define INFO_ASSIGNED 10u     // Σ assignment
+#define INFO_KEPT 11u         // 1: gather.comp PASS 3 kept each assignment
 #define INFO_WORDS 12
 
 uint64_t infoPair(uint lo, uint hi) {
