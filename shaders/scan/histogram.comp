@@ -6,7 +6,8 @@
 //           floats b = min(floor((x - lower) * scale), bins - 1), with
 //           scale = float(bins) / (upper - lower) rounded once, on the host
 //   RANGE 1: boundaries[b] <= x < boundaries[b + 1], boundaries sorted
-//           ascending (bins + 1 of them), found by binary search.
+//           ascending (bins + 1 of them), found by a search of fixed
+//           steps (binOf).
 // Samples outside the bins, and NaN (every comparison with it is false),
 // count nowhere. Counts wrap around at 2^32.
 //
@@ -111,44 +112,65 @@ uint binOf(T x) {
 #endif
 }
 #else
+// Boundaries and samples are compared as keys: unsigned integers in the
+// order of T. Floats are compared by ordered bit patterns, not as floats:
+// GLSL lets a driver flush denormals to zero in comparisons (lavapipe
+// does), which would merge the bins between denormal boundaries; the
+// integer order of the keys is exact everywhere. -0 becomes +0 first, so
+// that the two compare equal as floats do. NaN samples are left out
+// before.
+uint key(uint b) {
 #if TYPE == 2
-// Floats are compared by ordered bit patterns, not as floats: GLSL lets a
-// driver flush denormals to zero in comparisons (lavapipe does), which
-// would merge the bins between denormal boundaries; the integer order of
-// the keys is exact everywhere. -0 becomes +0 first, so that the two
-// compare equal as floats do. NaN samples are left out before.
-#define K uint
-K key(uint b) {
     b = b == 0x80000000u ? 0u : b;
     return (b & 0x80000000u) != 0u ? ~b : b | 0x80000000u;
-}
+#elif TYPE == 1
+    return b ^ 0x80000000u;
 #else
-#define K T
-K key(uint b) { return fromBits(b); }
+    return b;
 #endif
+}
+
+// The search runs the same steps in every invocation, without branches
+// (CPU drivers run 8 invocations to a vector, and load for each lane on
+// its own): SPLITS keys of boundaries a stride apart, the same for every
+// sample, sit in registers, and counting those <= the sample's key gives
+// its stride of bins; log2(stride) halving steps, each a load from
+// boundaries, find the bin within it. Indices past bins read
+// boundaries[bins], which is above every key counted.
+#define SPLITS 32
+uvec4 split[SPLITS / 4];
+uint stride;          // a power of two, SPLITS * stride >= bins
+uint lowKey, highKey; // key(boundaries[0]), key(boundaries[bins])
+
+void initSearch() {
+    uint p = 1u << findMSB(max(bins, 1u) * 2u - 1u); // >= bins
+    stride = max(p / uint(SPLITS), 1u);
+    for (uint i = 0u; i < uint(SPLITS / 4); i++) {
+        uint b = (4u * i + 1u) * stride;
+        split[i] = uvec4(key(boundaries[min(b, bins)]), key(boundaries[min(b + stride, bins)]),
+            key(boundaries[min(b + 2u * stride, bins)]), key(boundaries[min(b + 3u * stride, bins)]));
+    }
+    lowKey = key(boundaries[0]);
+    highKey = key(boundaries[bins]);
+}
 
 uint binOf(T x) {
+    uint k = key(toBits(x));
+    bool inside = k >= lowKey && k < highKey;
 #if TYPE == 2
-    if ((toBits(x) & 0x7fffffffu) > 0x7f800000u) {
-        return bins; // NaN
-    }
+    inside = inside && (toBits(x) & 0x7fffffffu) <= 0x7f800000u; // not NaN
 #endif
-    K k = key(toBits(x));
-    if (!(k >= key(boundaries[0]) && k < key(boundaries[bins]))) {
-        return bins;
+    // The last b with boundaries[b] <= x.
+    uvec4 c = uvec4(0u);
+    for (uint i = 0u; i < uint(SPLITS / 4); i++) {
+        c += uvec4(lessThanEqual(split[i], uvec4(k)));
     }
-    // The last b with boundaries[b] <= x: boundaries[lo] <= x <
-    // boundaries[hi] throughout.
-    uint lo = 0u, hi = bins;
-    while (hi - lo > 1u) {
-        uint mid = lo + (hi - lo) / 2u;
-        if (key(boundaries[mid]) <= k) {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
+    uint lo = (c.x + c.y + c.z + c.w) * stride;
+    for (uint s = stride >> 1; s != 0u; s >>= 1) {
+        uint m = lo + s;
+        lo = key(boundaries[min(m, bins)]) <= k ? m : lo;
     }
-    return lo;
+    return inside ? lo : bins;
 }
 #endif
 
@@ -170,6 +192,9 @@ void main() {
     uint group = dpglGroupIndex();
     uint groups = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
     uint pairs = (bins + 1u) / 2u;
+#if RANGE == 1
+    initSearch();
+#endif
 #if PRIVATE_BINS > 0
     for (uint w = lid; w < pairs * uint(WG_SIZE); w += uint(WG_SIZE)) {
         priv[w] = 0u;
