@@ -133,11 +133,14 @@ uint key(uint b) {
 // The search runs the same steps in every invocation, without branches
 // (CPU drivers run 8 invocations to a vector, and load for each lane on
 // its own): SPLITS keys of boundaries a stride apart, the same for every
-// sample, sit in registers, and counting those <= the sample's key gives
-// its stride of bins; log2(stride) halving steps, each a load from
-// boundaries, find the bin within it. Indices past bins read
-// boundaries[bins], which is above every key counted.
-#define SPLITS 32
+// sample, sit in registers, and log2(SPLITS) halvings of a window of them,
+// with selects, give a sample's stride of bins; log2(stride) halving
+// steps, each a load from boundaries, find the bin within it. Indices
+// past bins read boundaries[bins], which is above every key searched.
+// 64 splits: 256 u32 bins on llvmpipe about twice as fast as a binary
+// search over boundaries, and 1.1x as fast as 32 or 128 splits, or as
+// counting the splits below the key (under load).
+#define SPLITS 64
 uvec4 split[SPLITS / 4];
 uint stride;          // a power of two, SPLITS * stride >= bins
 uint lowKey, highKey; // key(boundaries[0]), key(boundaries[bins])
@@ -160,12 +163,27 @@ uint binOf(T x) {
 #if TYPE == 2
     inside = inside && (toBits(x) & 0x7fffffffu) <= 0x7f800000u; // not NaN
 #endif
-    // The last b with boundaries[b] <= x.
-    uvec4 c = uvec4(0u);
-    for (uint i = 0u; i < uint(SPLITS / 4); i++) {
-        c += uvec4(lessThanEqual(split[i], uvec4(k)));
+    // The last b with boundaries[b] <= x. Window entry i is the split
+    // boundaries[(lo + i + 1) * stride] (lo counting strides); the window's
+    // last is above k throughout.
+    uvec4 w[SPLITS / 4] = split;
+    uint lo = 0u;
+    bool up;
+#define HALVE(q) \
+    up = w[q - 1].w <= k; \
+    lo += up ? 4u * q : 0u; \
+    for (int j = 0; j < q; j++) { \
+        w[j] = up ? w[q + j] : w[j]; \
     }
-    uint lo = (c.x + c.y + c.z + c.w) * stride;
+    HALVE(8)
+    HALVE(4)
+    HALVE(2)
+    HALVE(1)
+    up = w[0].y <= k;
+    lo += up ? 2u : 0u;
+    uvec2 p = up ? w[0].zw : w[0].xy;
+    lo += p.x <= k ? 1u : 0u;
+    lo *= stride;
     for (uint s = stride >> 1; s != 0u; s >>= 1) {
         uint m = lo + s;
         lo = key(boundaries[min(m, bins)]) <= k ? m : lo;
