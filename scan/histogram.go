@@ -120,9 +120,10 @@ func (s *Scanner) histogram(fn string, mode, typ int, counts gpu.Array[uint32], 
 		// Enough groups to fill the device (a CPU has few cores), few
 		// enough that each flushes its bins after many samples; and at
 		// least so many that no invocation loops past llvmpipe's 65535
-		// iterations: a tile costs an invocation about 5 + 16*15 of them
-		// (its loops, and a search of up to 7 loads over up to 2^13 bins
-		// per sample), so a group takes at most 128 tiles.
+		// iterations: a tile costs an invocation at most about 5 + 16*22
+		// of them (its loops, and per sample HistogramRange's 15 window
+		// steps and up to 7 loads over up to 2^13 bins, should the
+		// compiler not unroll them), so a group takes at most 128 tiles.
 		groups := min(tiles, 1024)
 		if c.Caps().Software {
 			groups = min(tiles, 64)
