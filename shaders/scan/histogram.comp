@@ -193,15 +193,22 @@ uint binOf(T x) {
 #endif
 
 void count(uint b) {
+#if PRIVATE_BINS > 0
+    // A sample outside the bins adds 0 to the last bin's word, without a
+    // branch (a CPU driver runs a store under one as a branch per lane):
+    // llvmpipe 1.07x faster on 256 bins (under load).
+    uint add = b < bins ? 1u << ((b & 1u) << 4) : 0u;
+    b = min(b, bins - 1u);
+    priv[(b >> 1) * uint(WG_SIZE) + gl_LocalInvocationIndex] += add;
+#else
     if (b >= bins) {
         return;
     }
-#if PRIVATE_BINS > 0
-    priv[(b >> 1) * uint(WG_SIZE) + gl_LocalInvocationIndex] += 1u << ((b & 1u) << 4);
-#elif SHARED_BINS > 0
+#if SHARED_BINS > 0
     atomicAdd(local[b], 1u);
 #else
     atomicAdd(counts[b], 1u);
+#endif
 #endif
 }
 
