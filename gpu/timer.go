@@ -32,6 +32,15 @@ func (s *Stamp) Record() {
 	s.ctx.mustOnThread("Stamp.Record")
 	gl.QueryCounter(s.id, gl.TIMESTAMP)
 	s.ctx.check("glQueryCounter")
+	if s.ctx.caps.Software {
+		// llvmpipe bins a timestamp into its pending draw scene and stamps
+		// it when the scene is rasterized, at the next flush, which a
+		// compute dispatch is not: unflushed, a stage's two stamps could
+		// both wait for a later read-back and the stage's time land in
+		// another's (the viewer's frames showed setup taking the tiles'
+		// time).
+		gl.Flush()
+	}
 	s.set = true
 }
 
