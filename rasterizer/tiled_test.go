@@ -15,6 +15,7 @@ import (
 	"github.com/dpgl/dpgl/rasterizer/raster"
 	"github.com/dpgl/dpgl/rasterizer/view"
 	"github.com/dpgl/dpgl/rasterizer/volume"
+	"github.com/dpgl/dpgl/scan"
 )
 
 // tiledScenes are the soups the tiled path is checked on: random triangles
@@ -190,17 +191,8 @@ func TestTiledBlocks(t *testing.T) {
 	soup := append(randomSoup(gputest.Rand(t), 600), sphereSoup(12, 24)...)
 	whole := uploadSoup(t, c, soup)
 	blocks := uploadSoupBlocks(t, c, soup, 250)
-	cam := testViewCamera(w, h)
-	mvp := cam.MVP()
-	tris, _ := raster.SetupMesh(&mvp, soup, w, h)
-	ref := raster.Rasterize(tris, w, h)
-	o := DefaultOptions()
-	o.Width, o.Height, o.Tiled = w, h, true
-	rd, err := New(s, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rd.Delete()
+	cam, ref := tiledReference(soup, w, h)
+	rd := newTiledRenderer(t, s, w, h)
 	if _, err := rd.Render(whole, cam); err != nil {
 		t.Fatal(err)
 	}
@@ -219,11 +211,7 @@ func TestTiledBlocks(t *testing.T) {
 				t.Fatalf("batch %d: pixel (%d,%d) has primitive %d, the CPU reference %d", batch, i%w, i/w, p, ref.Prim[i])
 			}
 		}
-		for i, p := range rd.Pixels() {
-			if p != want[i] {
-				t.Fatalf("batch %d: pixel (%d,%d) is %08x, the one-block mesh's %08x", batch, i%w, i/w, p, want[i])
-			}
-		}
+		samePixels(t, rd.Pixels(), want, w, fmt.Sprintf("batch %d", batch), "the one-block mesh's")
 	}
 }
 
@@ -265,12 +253,7 @@ func TestTiledShadesFlat(t *testing.T) {
 		if _, err := tiled.Render(m, cam); err != nil {
 			t.Fatal(err)
 		}
-		want := paper.Pixels()
-		for i, p := range tiled.Pixels() {
-			if p != want[i] {
-				t.Fatalf("camera %d: pixel (%d,%d) is %08x, the loops drew %08x", ci, i%w, i/w, p, want[i])
-			}
-		}
+		samePixels(t, tiled.Pixels(), paper.Pixels(), w, fmt.Sprintf("camera %d", ci), "the loops drew")
 	}
 }
 
@@ -342,17 +325,8 @@ func TestTiledListLimit(t *testing.T) {
 	const w, h = 64, 48
 	soup := tiledScenes(t)["random and sphere"]
 	m := uploadSoup(t, c, soup)
-	cam := testViewCamera(w, h)
-	mvp := cam.MVP()
-	tris, _ := raster.SetupMesh(&mvp, soup, w, h)
-	ref := raster.Rasterize(tris, w, h)
-	o := DefaultOptions()
-	o.Width, o.Height, o.Tiled = w, h, true
-	rd, err := New(s, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rd.Delete()
+	cam, ref := tiledReference(soup, w, h)
+	rd := newTiledRenderer(t, s, w, h)
 	if _, err := rd.Render(m, cam); err != nil {
 		t.Fatal(err)
 	}
@@ -463,4 +437,38 @@ func BenchmarkTiledFrame(b *testing.B) {
 		rd.Delete()
 		g.Delete()
 	}
+}
+
+// samePixels fails t at the first pixel of got (an image w wide) that
+// differs from want, naming the case and what want is.
+func samePixels(t *testing.T, got, want []uint32, w int, what, wantIs string) {
+	t.Helper()
+	for i, p := range got {
+		if p != want[i] {
+			t.Fatalf("%s: pixel (%d,%d) is %08x, %s %08x", what, i%w, i/w, p, wantIs, want[i])
+		}
+	}
+}
+
+// tiledReference is the test camera of a w x h image and the CPU
+// reference's rasterization of soup under it.
+func tiledReference(soup [][3]float32, w, h int) (view.Camera, *raster.Visibility) {
+	cam := testViewCamera(w, h)
+	mvp := cam.MVP()
+	tris, _ := raster.SetupMesh(&mvp, soup, w, h)
+	return cam, raster.Rasterize(tris, w, h)
+}
+
+// newTiledRenderer is a tiled renderer of w x h images, deleted when t
+// ends.
+func newTiledRenderer(t *testing.T, s *scan.Scanner, w, h int) *Renderer {
+	t.Helper()
+	o := DefaultOptions()
+	o.Width, o.Height, o.Tiled = w, h, true
+	rd, err := New(s, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(rd.Delete)
+	return rd
 }
