@@ -265,13 +265,7 @@ func TestTiledReachRow(t *testing.T) {
 	c := gputest.Context(t)
 	s := newScanner(t, c)
 	const w, h = 96, 80
-	o := DefaultOptions()
-	o.Width, o.Height, o.Tiled = w, h, true
-	rd, err := New(s, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rd.Delete()
+	rd := newTiledRenderer(t, s, w, h)
 	box, err := c.Program("rasterizer/tilesetup.comp", map[string]string{"TILE": fmt.Sprint(TileSize), "REACH_BOX": "1"})
 	if err != nil {
 		t.Fatal(err)
@@ -374,13 +368,7 @@ func TestTiledRecordsOutgrowRoom(t *testing.T) {
 	if room := n + n/8 + 64; cst.Output <= room {
 		t.Fatalf("%d set-up triangles: not more than the first room of %d", cst.Output, room)
 	}
-	o := DefaultOptions()
-	o.Width, o.Height, o.Tiled = w, h, true
-	rd, err := New(s, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rd.Delete()
+	rd := newTiledRenderer(t, s, w, h)
 	st, err := rd.Render(m, cam)
 	if err != nil {
 		t.Fatal(err)
