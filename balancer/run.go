@@ -53,12 +53,12 @@ type Config struct {
 	// balance (CostEffective, Bounded), Bounded's iterations until a
 	// processor runs out of work, each joined with the iteration before it
 	// where the host decided that one without the GPU (the iteration of a
-	// redistribution, or of a gathering that decided against one). In such a dispatch each processor of the
-	// solution kernel (uniform balancerBatch of loop.glsl) solves its next
-	// tasks in order on its own invocation, with no barrier
-	// between the iterations of different processors, so that a dispatch
-	// costs the tasks solved rather than the processors visited times the
-	// iterations. The iterations, the decisions and what is solved stay the
+	// redistribution, or of a gathering that decided against one). In
+	// such a dispatch each processor of the solution kernel (uniform
+	// balancerBatch of loop.glsl) solves its next tasks in order on its own
+	// invocation, with no barrier between the iterations of different
+	// processors, so that a dispatch costs the tasks solved rather than the
+	// processors visited times the iterations. The iterations, the decisions and what is solved stay the
 	// same. 0 picks the most that keep a lane's solves per dispatch within
 	// 256, which leaves a balancerSolve about 250 loop iterations of its own
 	// per task under llvmpipe's loop cut (see Lanes); 1 runs one iteration

@@ -181,13 +181,12 @@ func NewWithOptions(c *gpu.Context, o Options) (*Scanner, error) {
 	sg := caps.SubgroupSize
 	need := uint32(gpu.SubgroupBasic | gpu.SubgroupVote | gpu.SubgroupArithmetic | gpu.SubgroupBallot)
 	sgOK := !o.NoSubgroups && caps.HasSubgroup(need) && sg >= 4 && bits.OnesCount(uint(sg)) == 1
-	// cpuShared: the shared-memory code on a CPU driver. A CPU driver with
-	// subgroups (zink over lavapipe) keeps the former shape.
+	// cpuShared: the shared-memory code on a CPU driver.
 	cpuShared := caps.Software && !sgOK
 	primGroup := o.GroupSize // the other kernels' group size (prims.go)
 	if o.GroupSize == 0 {
 		o.GroupSize = 512
-		if sg := caps.SubgroupSize; caps.Subgroup && sg >= 4 && sg*sg < o.GroupSize {
+		if caps.Subgroup && sg >= 4 && sg*sg < o.GroupSize {
 			o.GroupSize = sg * sg
 		}
 		primGroup = o.GroupSize
