@@ -42,6 +42,9 @@ type Context struct {
 
 	caps  Caps
 	debug bool
+	// flushStamps: flush after each timestamp (timer.go), on Mesa's own
+	// CPU renderers and not on zink.
+	flushStamps bool
 
 	programs programCache
 	bound    []Storage // what BindStorage bound at each binding, for the layout check (GL thread only)
@@ -160,6 +163,7 @@ func (c *Context) start(procAddr func(string) unsafe.Pointer, name string) error
 			name, major, minor, gl.GoStr(gl.GetString(gl.RENDERER)))
 	}
 	c.caps = readCaps(name)
+	c.flushStamps = c.caps.Software && !strings.Contains(strings.ToLower(c.caps.Renderer), "zink")
 	lim, err := probeLoopLimit()
 	if err != nil {
 		return fmt.Errorf("gpu: %s (%s): %v", name, c.caps.Renderer, err)
