@@ -145,8 +145,10 @@
 //	                 then Unique's pass, in which each run's last element
 //	                 also moves the run's total
 //	SegmentedReduce  a segment per offsets[j]..offsets[j+1], empty ones
-//	                 giving init: heads at the offsets, a segmented scan,
-//	                 each segment's last element
+//	                 giving init: one pass in which each invocation walks
+//	                 64 consecutive elements and reduces the segments
+//	                 inside them in registers; a segmented scan of the
+//	                 chunks' open sums finishes the segments that cross
 //	LoadBalancing-   each item of segments of given sizes learns its
 //	Search,          segment and rank by binary search over the sizes'
 //	IntervalExpand   exclusive scan (shaders/include/lbs.glsl, which
@@ -170,10 +172,11 @@
 // Stable and deterministic: every primitive keeps input order where it
 // moves elements (select, partition, unique, run-length encoding,
 // reduce-by-key), and gives the same bits on every run. Integer results
-// and Max and Min are exact; float Add in ReduceByKey and SegmentedReduce
-// rounds as the segmented scans do (see Determinism); the histogram's
-// counts are exact, whatever order its atomics land in. Transform alone
-// runs in place; the outputs of the others may not overlap their inputs.
+// and Max and Min are exact; float Add in ReduceByKey rounds as the
+// segmented scans do (see Determinism), in SegmentedReduce as its doc
+// says; the histogram's counts are exact, whatever order its atomics land
+// in. Transform alone runs in place; the outputs of the others may not
+// overlap their inputs.
 // The primitives that return a count (SelectIf, Partition, Unique,
 // RunLengthEncode, ReduceByKey) wait for the GPU to read it. Scratch:
 // none to two words per element (each function's doc says how many),

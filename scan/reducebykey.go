@@ -1,10 +1,6 @@
 package scan
 
-import (
-	"fmt"
-
-	"github.com/dpgl/dpgl/gpu"
-)
+import "github.com/dpgl/dpgl/gpu"
 
 // ReduceByKey reduces the values of every run of equal consecutive keys
 // with op: it writes the run's first key to uniqueKeys and the op of its
@@ -56,63 +52,4 @@ func ReduceByKey[K any, V Elem](s *Scanner, uniqueKeys gpu.Array[K], sums gpu.Ar
 		}
 	})
 	return count
-}
-
-// SegmentedReduce sets dst[j] = init op src[b] op ... op src[e-1] for the
-// segment [b, e) = [offsets[j], offsets[j+1]) of src, and dst[j] = init
-// for an empty segment (CUB's DeviceSegmentedReduce with begin offsets
-// offsets[:len-1] and end offsets offsets[1:]). offsets has dst.Len()+1
-// elements, non-decreasing, at most src.Len(): larger offsets are clamped
-// to src.Len(), and decreasing ones give unspecified (but in-bounds)
-// results. Elements before offsets[0] belong to no segment. dst may not
-// overlap src or offsets. Float Add rounds as the segmented scans do.
-// Scratch: two words per element of src.
-func SegmentedReduce[T Elem](s *Scanner, dst, src gpu.Array[T], offsets gpu.Array[uint32], op Op, init T) {
-	const fn = "SegmentedReduce"
-	s.live(fn)
-	checkOp(fn, op)
-	segs := array(s, fn, "dst", dst)
-	n := array(s, fn, "src", src)
-	if m := array(s, fn, "offsets", offsets); m != segs+1 {
-		panic(fmt.Sprintf("scan: %s: offsets has %d elements, want dst's %d + 1", fn, m, segs))
-	}
-	disjoint(fn, "dst", dst, "src", src)
-	disjoint(fn, "dst", dst, "offsets", offsets)
-	if segs == 0 {
-		return
-	}
-	typ := typeOf[T]()
-	c := s.c
-	c.Do(func() {
-		heads := s.scratch(fn, scratchFlags, n)
-		scanned := s.scratch(fn, scratchPos, n)
-		d := map[string]string{"TYPE": fmt.Sprint(typ), "OP": fmt.Sprint(int(op))}
-		bind := func(p *gpu.Program) {
-			c.BindStorage(0, offsets)
-			c.BindStorage(1, heads)
-			c.BindStorage(2, scanned)
-			c.BindStorage(3, dst)
-			p.SetUint("segments", uint32(segs))
-			p.SetUint("n", uint32(n))
-		}
-		if n > 0 {
-			// Heads start cleared (FillRange waits for any shader that
-			// wrote the scratch).
-			b, off := heads.Base()
-			b.FillRange(off, n, 0)
-			d["PASS"] = "0"
-			p := s.primProgram("scan/segreduce.comp", d)
-			bind(p)
-			p.DispatchInvocations(segs)
-			c.Barrier(gpu.BarrierStorage) // the scan reads the heads
-			s.run(&scanJob{fn: fn, typ: typ, op: op, seg: true, n: n, src: src, flags: heads, dst: scanned,
-				init: identity[T](op), inclusive: true, floatAdd: typ == 2 && op == Add})
-		}
-		d["PASS"] = "1"
-		p := s.primProgram("scan/segreduce.comp", d)
-		bind(p)
-		p.SetUint("initBits", bitsOf(init))
-		p.DispatchInvocations(segs)
-		c.Barrier(gpu.BarrierStorage)
-	})
 }

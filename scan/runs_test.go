@@ -134,6 +134,26 @@ func segReduceCases[T scan.Elem](t *testing.T, c *gpu.Context, s *scan.Scanner, 
 			rnd = append(rnd, min(rnd[len(rnd)-1]+step, uint32(n)))
 		}
 		layouts["random"] = rnd
+		// Adversarial for the chunked walk (64 elements an invocation):
+		// every element a segment; segments of 31 to 33 and 63 to 65 elements,
+		// ending on and beside chunk boundaries; 70000 empty segments in a
+		// row (more than a loop may step through); offsets past n
+		// (clamped).
+		each := make([]uint32, n+1)
+		for i := range each {
+			each[i] = uint32(i)
+		}
+		layouts["each"] = each
+		for _, size := range []int{31, 32, 33, 63, 64, 65} {
+			off := []uint32{0}
+			for int(off[len(off)-1]) < n {
+				off = append(off, uint32(min(int(off[len(off)-1])+size, n)))
+			}
+			layouts[fmt.Sprintf("size%d", size)] = off
+		}
+		empties := make([]uint32, 70000, 70002)
+		layouts["empties"] = append(empties, uint32(n/2), uint32(n))
+		layouts["past"] = []uint32{uint32(n / 4), uint32(n + 5), uint32(n + 5), 0xFFFFFFFF}
 		for name, off := range layouts {
 			for _, op := range []scan.Op{scan.Add, scan.Max, scan.Min} {
 				init := ident[T](op)
@@ -145,7 +165,7 @@ func segReduceCases[T scan.Elem](t *testing.T, c *gpu.Context, s *scan.Scanner, 
 				scan.SegmentedReduce(s, g.View, xb, gpu.Array[uint32](upload(t, c, off)), op, init)
 				got := g.Check(t, what)
 				for j := range got {
-					seg := x[off[j]:off[j+1]]
+					seg := x[min(int(off[j]), n):min(int(off[j+1]), n)]
 					w := lastOf(cpuScan(append([]T{init}, seg...), nil, op, ident[T](op), true))
 					w.check(t, fmt.Sprintf("%s segment %d [%d, %d)", what, j, off[j], off[j+1]), got[j:j+1])
 				}
