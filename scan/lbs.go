@@ -8,9 +8,9 @@ import (
 )
 
 // lbsItems is lbs.comp's ITEMS: 4*lbsItems consecutive items per
-// invocation, the first found by binary search and the rest by forward
-// seeks.
-const lbsItems = 2
+// invocation, the first found by binary search and the rest by walking
+// forward.
+const lbsItems = 8
 
 // LoadBalancingSearch is moderngpu's load-balancing search: offsets holds
 // the exclusive add-scan of the sizes of offsets.Len() segments (see
@@ -63,7 +63,12 @@ func IntervalExpand[T any](s *Scanner, dst, values gpu.Array[T], offsets gpu.Arr
 	disjoint(fn, "dst", dst, "offsets", offsets)
 	s.lbs(fn, 1, w, n, segs, offsets, func() {
 		s.c.BindStorage(5, values)
-		s.c.BindStorage(6, dst)
+		if w == 1 { // stored as vectors where whole, as for the search
+			s.c.BindStorage(1, dst)
+			s.c.BindStorage(2, dst)
+		} else {
+			s.c.BindStorage(6, dst)
+		}
 	}, false)
 }
 

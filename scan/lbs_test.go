@@ -84,6 +84,20 @@ func TestLoadBalancingSearch(t *testing.T) {
 					ge := guarded(t, c, items, rec{7, 7}, nil)
 					scan.IntervalExpand(s, ge.View, gpu.Array[rec](upload(t, c, vals)), ob)
 					checkBits(t, what, ge.Check(t, what), want)
+
+					// And of one-word records, stored as vectors.
+					vals1 := make([]uint32, len(sizes))
+					for p := range vals1 {
+						vals1[p] = rng.Uint32()
+					}
+					want1 := make([]uint32, items)
+					for i, p := range seg {
+						want1[i] = vals1[p]
+					}
+					what = fmt.Sprintf("IntervalExpand %d items of one word, %s", items, name)
+					ge1 := guarded(t, c, items, uint32(7), nil)
+					scan.IntervalExpand(s, ge1.View, gpu.Array[uint32](upload(t, c, vals1)), ob)
+					checkBits(t, what, ge1.Check(t, what), want1)
 				}
 			}
 			// Items before offsets[0] belong to no segment.
@@ -97,6 +111,29 @@ func TestLoadBalancingSearch(t *testing.T) {
 			gs.View.Write(0, []uint32{9, 9, 9, 9, 9, 9, 9})
 			scan.IntervalExpand(s, gs.View, gpu.Array[uint32](upload(t, c, []uint32{4, 5})), ob)
 			checkBits(t, "IntervalExpand, items before offsets[0]", gs.Check(t, "IntervalExpand"), []uint32{9, 9, 9, 4, 4, 5, 5})
+			// The same past the first vectors and invocations: 37 items
+			// before offsets[0], segments of 13 and 51 items.
+			ob = gpu.Array[uint32](upload(t, c, []uint32{37, 50}))
+			want, wseg, wrank := make([]uint32, 101), make([]uint32, 101), make([]uint32, 101)
+			for g := range want {
+				want[g], wseg[g], wrank[g] = 9, no, no
+				if g >= 37 {
+					p := uint32(min(g, 50) / 50)
+					want[g], wseg[g], wrank[g] = 4+p, p, uint32(g)-[]uint32{37, 50}[p]
+				}
+			}
+			gs = guarded(t, c, 101, uint32(0xDEADBEEF), nil)
+			gr = guarded(t, c, 101, uint32(0xDEADBEEF), nil)
+			scan.LoadBalancingSearch(s, gs.View, gr.View, ob)
+			checkBits(t, "37 items before offsets[0]: segment", gs.Check(t, "segment"), wseg)
+			checkBits(t, "37 items before offsets[0]: rank", gr.Check(t, "rank"), wrank)
+			nines := make([]uint32, 101)
+			for g := range nines {
+				nines[g] = 9
+			}
+			gs.View.Write(0, nines)
+			scan.IntervalExpand(s, gs.View, gpu.Array[uint32](upload(t, c, []uint32{4, 5})), ob)
+			checkBits(t, "IntervalExpand, 37 items before offsets[0]", gs.Check(t, "IntervalExpand"), want)
 		})
 	}
 }

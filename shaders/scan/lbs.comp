@@ -9,14 +9,17 @@
 //   OUT 1: interval expand: dst[g] = values[p] for records of RECORD_WORDS
 //          words; dst[g] is left alone where g belongs to no segment.
 // Each invocation takes 4*ITEMS consecutive items: a binary search finds
-// the first one's segment, a forward walk the others'; OUT 0
-// stores them as 16-byte vectors, bound twice as in load.glsl. The binary
-// search runs only over the segments of the group's items, which one
-// invocation finds first by two searches over all of them: log2 of a
-// tile's segments steps per invocation instead of log2 of all.
+// the first one's segment, a forward walk the others' (see main). Outputs
+// of one word (OUT 0, and OUT 1 with RECORD_WORDS 1, whose dst is then
+// bound as segment) are stored as 16-byte vectors, bound twice as in
+// load.glsl. The binary search runs only over the segments of the group's
+// items, which one invocation finds first by two searches over all of
+// them: log2 of a tile's segments steps per invocation instead of log2 of
+// all.
 //
 // lint: OUT=0 RANK=1
 // lint: OUT=1 RECORD_WORDS=3 WG_SIZE=64 ITEMS=1
+// lint: OUT=1 RECORD_WORDS=1
 
 #ifndef WG_SIZE
 #define WG_SIZE 256
@@ -59,6 +62,37 @@ layout(std430, binding = 6) writeonly buffer Dst { uint dst[]; };
 // groupHi-1.
 shared uint groupLo, groupHi;
 
+// cross moves the walk past the segments that start at at = next (g <=
+// at < g + 4 for the vector g of items, whose items from at on it
+// relabels): to the last p with offsets[p] <= at, probing p+2, p+3, p+5,
+// ... (one probe where the next segment is nonempty), then searching the
+// last stride; empty segments between cost no step each.
+uint p, next;
+uvec4 seg, base;
+#if OUT == 1 && RECORD_WORDS == 1
+uvec4 val;
+#endif
+
+void cross(uint g) {
+    uint at = next;
+    uint lo = p + 1u, hi = lo + 1u, stride = 1u;
+    uint b = lbsOffset(hi);
+    while (b <= at) {
+        lo = hi;
+        stride *= 2u;
+        hi = min(lo + stride, segments); // lbsOffset(segments) = LBS_END
+        b = lbsOffset(hi);
+    }
+    p = lbsLocate(lo, hi, at);
+    next = p + 1u == hi ? b : lbsOffset(p + 1u);
+    bvec4 from = greaterThanEqual(uvec4(g) + uvec4(0u, 1u, 2u, 3u), uvec4(at));
+    seg = mix(seg, uvec4(p), from);
+    base = mix(base, uvec4(at), from);
+#if OUT == 1 && RECORD_WORDS == 1
+    val = mix(val, uvec4(values[p]), from);
+#endif
+}
+
 void main() {
     if (gl_LocalInvocationIndex == 0u) {
         uint g0 = dpglGroupIndex() * uint(WG_SIZE * 4 * ITEMS);
@@ -82,67 +116,78 @@ void main() {
     if (first >= n) {
         return;
     }
-    uint lo = groupLo, hi = groupHi;
     // The invocation's items are consecutive, so it walks the offsets
-    // forward with the segment p of its last item: cur = offsets[p], next =
-    // the offset after it. Items below offsets[0] (p = 0, g < cur) belong
-    // to no segment. An item loads offsets (and values) only where it
-    // crosses into another segment: about one item in a segment's size,
-    // where a search per item loads several, under branches that CPU
-    // drivers mispredict.
-    uint p = 0u, cur = LBS_END, next = LBS_END;
+    // forward with the segment p of its current item, and next, the
+    // offset after it. Items below offsets[0] (p = 0, g < offsets[0])
+    // belong to no segment. A vector of four items loads offsets (and
+    // values) only where a segment starts inside it (about once a
+    // segment), in a loop that the other vectors skip, and labels its
+    // items with selects: seg and base, each item's segment and its
+    // offset.
+    uint cur = LBS_END, off0 = LBS_END;
+    p = 0u;
+    next = LBS_END;
     if (segments > 0u) {
-        // offsets[lo] <= first where offsets[0] <= first (see above).
-        p = offsets[0] <= first ? lbsLocate(lo, hi, first) : 0u;
+        off0 = offsets[0];
+        // offsets[groupLo] <= first where off0 <= first (see above).
+        p = off0 <= first ? lbsLocate(groupLo, groupHi, first) : 0u;
         cur = offsets[p];
         next = lbsOffset(p + 1u);
     }
 #if OUT == 1 && RECORD_WORDS == 1
-    uint val = segments > 0u ? values[p] : 0u;
+    uint v0 = segments > 0u ? values[p] : 0u;
 #endif
-    for (uint j = 0u; j < uint(ITEMS); j++) {
-        uvec4 seg = uvec4(NONE), rank = uvec4(NONE);
-        uint e = first + 4u * j;
-        for (uint k = 0u; k < 4u; k++) {
-            uint g = e + k;
-            if (g >= n) {
-                break;
-            }
-            while (next <= g) {
-                p++;
-                cur = next;
-                next = lbsOffset(p + 1u);
+    uint e = min(first + uint(4 * ITEMS), n);
+    for (uint g = first; g < e; g += 4u) {
+        seg = uvec4(p);
+        base = uvec4(cur);
 #if OUT == 1 && RECORD_WORDS == 1
-                val = values[p];
+        val = uvec4(v0);
 #endif
-            }
-            bool inSeg = g >= cur; // false also without segments (cur = LBS_END)
-            seg[k] = inSeg ? p : NONE;
-            rank[k] = inSeg ? g - cur : NONE;
-#if OUT == 1
-            if (inSeg) {
-#if RECORD_WORDS == 1
-                dst[g] = val;
-#else
-                for (uint w = 0u; w < uint(RECORD_WORDS); w++) {
-                    dst[g * uint(RECORD_WORDS) + w] = values[p * uint(RECORD_WORDS) + w];
-                }
-#endif
-            }
-#endif
+        while (next < g + 4u) {
+            cross(g);
         }
+        cur = base.w;
+#if OUT == 1 && RECORD_WORDS == 1
+        v0 = val.w;
+#endif
+        uvec4 item = uvec4(g) + uvec4(0u, 1u, 2u, 3u);
+        // False below offsets[0], and without segments (base LBS_END).
+        bvec4 inSeg = greaterThanEqual(item, base);
 #if OUT == 0
-        if (e + 3u < n) {
-            segment4[e / 4u] = seg;
+        seg = mix(uvec4(NONE), seg, inSeg);
+        uvec4 rank = mix(uvec4(NONE), item - base, inSeg);
+        if (g + 4u <= n) {
+            segment4[g / 4u] = seg;
 #if RANK
-            rank4[e / 4u] = rank;
+            rank4[g / 4u] = rank;
 #endif
         } else {
-            for (uint k = 0u; k < 4u && e + k < n; k++) {
-                segment1[e + k] = seg[k];
+            for (uint k = 0u; g + k < n; k++) {
+                segment1[g + k] = seg[k];
 #if RANK
-                rank1[e + k] = rank[k];
+                rank1[g + k] = rank[k];
 #endif
+            }
+        }
+#elif RECORD_WORDS == 1
+        // Items below offsets[0] keep their value: a vector with any, or
+        // past n, stores item by item, in a loop the others skip.
+        bool whole = g >= off0 && g + 4u <= n;
+        if (whole) {
+            segment4[g / 4u] = val;
+        }
+        for (uint k = whole ? 4u : 0u; k < 4u && g + k < n; k++) {
+            if (inSeg[k]) {
+                segment1[g + k] = val[k];
+            }
+        }
+#else
+        for (uint k = 0u; k < 4u && g + k < n; k++) {
+            if (inSeg[k]) {
+                for (uint w = 0u; w < uint(RECORD_WORDS); w++) {
+                    dst[(g + k) * uint(RECORD_WORDS) + w] = values[seg[k] * uint(RECORD_WORDS) + w];
+                }
             }
         }
 #endif
