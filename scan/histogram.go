@@ -79,6 +79,11 @@ const (
 	histGlobal
 )
 
+// histTableBits bounds HistogramRange's lookup table: 4096 entries (16
+// KiB, which a CPU's first-level cache holds), each a sample's bins
+// among 256 when boundaries lie apart.
+const histTableBits = 12
+
 // maxSharedBins bounds the privatized histogram's bins: a quarter of the
 // 32 KiB of shared memory GL guarantees, so that groups still fit beside
 // each other.
@@ -111,19 +116,37 @@ func (s *Scanner) histogram(fn string, mode, typ int, counts gpu.Array[uint32], 
 		case path != histGlobal && bins <= min(maxSharedBins, c.Caps().MaxSharedMemory/4/2):
 			shared = 1 << bits.Len(uint(max(bins, 256)-1))
 		}
-		p := s.primProgram("scan/histogram.comp", map[string]string{
+		d := map[string]string{
 			"RANGE": strconv.Itoa(mode), "TYPE": strconv.Itoa(typ),
 			"SHARED_BINS": strconv.Itoa(shared), "PRIVATE_BINS": strconv.Itoa(private), "ITEMS": strconv.Itoa(histItems),
-		})
+		}
+		plan := Plan{Levels: 1, Dispatches: 1}
+		tableBits := 0
+		if boundaries != nil {
+			// The search's lookup table (histogram.comp's PASS 0):
+			// 2^tableBits entries, at most 2^histTableBits and at most n,
+			// so that Reserve(n) covers it.
+			tableBits = min(bits.Len(uint(n))-1, histTableBits)
+			c.BindStorage(1, boundaries)
+			c.BindStorage(4, s.scratch(fn, scratchFlags, 1<<tableBits))
+			d["PASS"] = "0"
+			p := s.primProgram("scan/histogram.comp", d)
+			p.SetUint("bins", uint32(bins))
+			p.SetUint("tableBits", uint32(tableBits))
+			p.DispatchInvocations(1 << tableBits)
+			c.Barrier(gpu.BarrierStorage) // the counting pass reads the table
+			d["PASS"] = "1"
+			plan.Dispatches++
+		}
+		p := s.primProgram("scan/histogram.comp", d)
 		tile := 4 * s.primGroup * histItems // 4 samples a vector
 		tiles := ceilDiv(n, tile)
 		// Enough groups to fill the device (a CPU has few cores), few
 		// enough that each flushes its bins after many samples; and at
 		// least so many that no invocation loops past llvmpipe's 65535
-		// iterations: a tile costs an invocation at most about 5 + 16*22
-		// of them (its loops, and per sample HistogramRange's 15 window
-		// steps and up to 7 loads over up to 2^13 bins, should the
-		// compiler not unroll them), so a group takes at most 128 tiles.
+		// iterations: a tile costs an invocation at most about 5 + 16*25
+		// of them (its loops, and per sample HistogramRange's search, up
+		// to 25 steps over 2^25 bins), so a group takes at most 128 tiles.
 		groups := min(tiles, 1024)
 		if c.Caps().Software {
 			groups = min(tiles, 64)
@@ -138,9 +161,10 @@ func (s *Scanner) histogram(fn string, mode, typ int, counts gpu.Array[uint32], 
 		p.SetUint("n", uint32(n))
 		p.SetUint("bins", uint32(bins))
 		p.SetUint("tiles", uint32(tiles))
+		p.SetUint("tableBits", uint32(tableBits))
 		set(p)
 		p.Dispatch1D(groups)
 		c.Barrier(gpu.BarrierStorage)
-		s.setPlan(Plan{Levels: 1, Dispatches: 1})
+		s.setPlan(plan)
 	})
 }

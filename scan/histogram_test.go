@@ -98,3 +98,64 @@ func histCases[T scan.Elem](t *testing.T, c *gpu.Context, s *scan.Scanner, cfg c
 		}
 	}
 }
+
+// HistogramRange's lookup table on the keys' high bits holds, per bucket,
+// the bins of its first and last key: boundaries crowded into one bucket
+// (spans of 1, 2, 126, 127 and past, which the table saturates), all equal
+// but the last, and samples at, between and around the boundaries.
+func TestHistogramRangeCrowded(t *testing.T) {
+	c := gputest.Context(t)
+	for _, cfg := range []config{
+		{name: "wg8", opt: scan.Options{GroupSize: 8, Vectors: 1}, full: true},
+		{name: "default", opt: scan.Options{}},
+	} {
+		t.Run(cfg.name, func(t *testing.T) {
+			s := primScanner(t, c, cfg)
+			rangeCrowded[uint32](t, c, s, cfg)
+			rangeCrowded[int32](t, c, s, cfg)
+			rangeCrowded[float32](t, c, s, cfg)
+		})
+	}
+}
+
+func rangeCrowded[T scan.Elem](t *testing.T, c *gpu.Context, s *scan.Scanner, cfg config) {
+	rng := gputest.Rand(t)
+	// at(i) is the i-th of values a short step apart, within one bucket
+	// of any table (the keys share their top 12 bits): 1000 + i, or 0.5 +
+	// i * 2^-20 for floats.
+	at := func(i int) T {
+		if isFloat[T]() {
+			return T(0.5 + float64(i)/(1<<20))
+		}
+		return T(1000 + i)
+	}
+	for _, n := range primSizes(s, cfg.full) {
+		for _, bins := range []int{1, 2, 3, 127, 128, 300} {
+			layouts := map[string][]T{}
+			crowd := make([]T, bins+1)
+			for i := range crowd {
+				crowd[i] = at(2 * i)
+			}
+			layouts["crowded"] = crowd
+			equal := make([]T, bins+1)
+			for i := range equal {
+				equal[i] = at(3)
+			}
+			equal[bins] = at(9)
+			layouts["equal"] = equal
+			for name, bnd := range layouts {
+				x := make([]T, n)
+				for i := range x {
+					x[i] = at(rng.IntN(2*bins+12) - 4)
+				}
+				if isFloat[T]() && n > 2 {
+					x[0], x[1] = T(math.NaN()), T(math.Copysign(0, -1))
+				}
+				what := fmt.Sprintf("HistogramRange %s n=%d bins=%d %s", kindOf[T](), n, bins, name)
+				g := guarded(t, c, bins, uint32(0xDEADBEEF), nil)
+				scan.HistogramRange(s, g.View, gpu.Array[T](upload(t, c, x)), gpu.Array[T](upload(t, c, bnd)))
+				checkBits(t, what, g.Check(t, what), cpuHistRange(x, bnd))
+			}
+		}
+	}
+}
