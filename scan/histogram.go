@@ -67,7 +67,7 @@ func histArgs[T Elem](s *Scanner, fn string, counts gpu.Array[uint32], samples g
 
 // histItems is histogram.comp's ITEMS: 16-byte vectors of samples per
 // invocation and tile.
-const histItems = 4
+const histItems = 8
 
 // The histogram's paths (tests force each): chosen from the bins and the
 // driver, per invocation, per work group in shared memory, or in global
@@ -79,10 +79,11 @@ const (
 	histGlobal
 )
 
-// histTableBits bounds HistogramRange's lookup table: 4096 entries (16
-// KiB, which a CPU's first-level cache holds), each a sample's bins
-// among 256 when boundaries lie apart.
-const histTableBits = 12
+// histTableBits bounds HistogramRange's lookup table: 8192 buckets (32
+// KiB a word each, which a CPU's first-level cache about holds), so that
+// buckets of u32 keys have at most 2^19 keys, and most hold no boundary
+// for a few hundred bins.
+const histTableBits = 13
 
 // maxSharedBins bounds the privatized histogram's bins: a quarter of the
 // 32 KiB of shared memory GL guarantees, so that groups still fit beside
@@ -120,50 +121,70 @@ func (s *Scanner) histogram(fn string, mode, typ int, counts gpu.Array[uint32], 
 			"RANGE": strconv.Itoa(mode), "TYPE": strconv.Itoa(typ),
 			"SHARED_BINS": strconv.Itoa(shared), "PRIVATE_BINS": strconv.Itoa(private), "ITEMS": strconv.Itoa(histItems),
 		}
-		plan := Plan{Levels: 1, Dispatches: 1}
-		tableBits := 0
-		if boundaries != nil {
-			// The search's lookup table (histogram.comp's PASS 0):
-			// 2^tableBits entries, at most 2^histTableBits and at most n,
-			// so that Reserve(n) covers it.
-			tableBits = min(bits.Len(uint(n))-1, histTableBits)
-			c.BindStorage(1, boundaries)
-			c.BindStorage(4, s.scratch(fn, scratchFlags, 1<<tableBits))
-			d["PASS"] = "0"
-			p := s.primProgram("scan/histogram.comp", d)
-			p.SetUint("bins", uint32(bins))
-			p.SetUint("tableBits", uint32(tableBits))
-			p.DispatchInvocations(1 << tableBits)
-			c.Barrier(gpu.BarrierStorage) // the counting pass reads the table
-			d["PASS"] = "1"
-			plan.Dispatches++
-		}
-		p := s.primProgram("scan/histogram.comp", d)
 		tile := 4 * s.primGroup * histItems // 4 samples a vector
 		tiles := ceilDiv(n, tile)
 		// Enough groups to fill the device (a CPU has few cores), few
 		// enough that each flushes its bins after many samples; and at
 		// least so many that no invocation loops past llvmpipe's 65535
-		// iterations: a tile costs an invocation at most about 5 + 16*25
+		// iterations: a tile costs an invocation at most about 5 + 32*25
 		// of them (its loops, and per sample HistogramRange's search, up
-		// to 25 steps over 2^25 bins), so a group takes at most 128 tiles.
+		// to 25 steps over 2^25 bins), so a group takes at most 64 tiles.
 		groups := min(tiles, 1024)
 		if c.Caps().Software {
 			groups = min(tiles, 64)
 		}
-		groups = max(groups, ceilDiv(tiles, 128))
+		groups = max(groups, ceilDiv(tiles, 64))
+		plan := Plan{Levels: 1, Dispatches: 1}
+		tableBits := 0
+		var table gpu.Range[uint32]
+		if boundaries != nil {
+			// The search's lookup table (histogram.comp's PASS 0): 8 words
+			// of indirect arguments, then two words for each of
+			// 2^tableBits buckets, at least 2 and at most
+			// 2^histTableBits, and within n words where n allows, so that
+			// Reserve(n) covers it.
+			tableBits = min(max(bits.Len(uint(max(n-8, 0)/2))-1, 1), histTableBits)
+			table = s.scratch(fn, scratchFlags, 8+2<<tableBits)
+			// PASS 1 without the loop on all groups, unless PASS 0 finds
+			// a span too wide for it.
+			table.Write(0, []uint32{uint32(groups), 1, 1, 0, 0, 1, 1, 0})
+			c.BindStorage(1, boundaries)
+			c.BindStorage(4, table)
+			d["PASS"] = "0"
+			p := s.primProgram("scan/histogram.comp", d)
+			p.SetUint("bins", uint32(bins))
+			p.SetUint("tableBits", uint32(tableBits))
+			p.SetUint("loopGroups", uint32(groups))
+			p.DispatchInvocations(1 << tableBits)
+			// The counting pass reads the table, and its arguments.
+			c.Barrier(gpu.BarrierStorage | gpu.BarrierCommand)
+			d["PASS"] = "1"
+			plan.Dispatches += 2
+		}
 		c.BindStorage(0, samples)
 		c.BindStorage(3, samples)
-		if boundaries != nil {
-			c.BindStorage(1, boundaries)
-		}
 		c.BindStorage(2, counts)
-		p.SetUint("n", uint32(n))
-		p.SetUint("bins", uint32(bins))
-		p.SetUint("tiles", uint32(tiles))
-		p.SetUint("tableBits", uint32(tableBits))
-		set(p)
-		p.Dispatch1D(groups)
+		run := func(p *gpu.Program) {
+			p.SetUint("n", uint32(n))
+			p.SetUint("bins", uint32(bins))
+			p.SetUint("tiles", uint32(tiles))
+			set(p)
+		}
+		if boundaries == nil {
+			p := s.primProgram("scan/histogram.comp", d)
+			run(p)
+			p.Dispatch1D(groups)
+		} else {
+			// Without the loop, then with it; PASS 0 gave one of them no
+			// groups (groups <= 1024 fit the x of any grid).
+			for loop, off := range []int{0, 16} {
+				d["LOOP"] = strconv.Itoa(loop)
+				p := s.primProgram("scan/histogram.comp", d)
+				run(p)
+				p.SetUint("tableBits", uint32(tableBits))
+				p.DispatchIndirect(table, off)
+			}
+		}
 		c.Barrier(gpu.BarrierStorage)
 		s.setPlan(plan)
 	})

@@ -102,7 +102,8 @@ func histCases[T scan.Elem](t *testing.T, c *gpu.Context, s *scan.Scanner, cfg c
 // HistogramRange's lookup table on the keys' high bits holds, per bucket,
 // the bins of its first and last key: boundaries crowded into one bucket
 // (spans of 1, 2, 126, 127 and past, which the table saturates), all equal
-// but the last, and samples at, between and around the boundaries.
+// but the last, at most one a bucket, and samples at, between and around
+// the boundaries.
 func TestHistogramRangeCrowded(t *testing.T) {
 	c := gputest.Context(t)
 	for _, cfg := range []config{
@@ -143,10 +144,20 @@ func rangeCrowded[T scan.Elem](t *testing.T, c *gpu.Context, s *scan.Scanner, cf
 			}
 			equal[bins] = at(9)
 			layouts["equal"] = equal
+			// 37 steps apart: at most one boundary a bucket, so that the
+			// table alone finds the bins (LOOP 0) even at small n.
+			spread := make([]T, bins+1)
+			for i := range spread {
+				spread[i] = at(37 * i)
+			}
+			layouts["spread"] = spread
+			// Samples from a little below the first boundary to a little
+			// past the last.
+			width := map[string]int{"crowded": 2*bins + 12, "equal": 20, "spread": 37*bins + 12}
 			for name, bnd := range layouts {
 				x := make([]T, n)
 				for i := range x {
-					x[i] = at(rng.IntN(2*bins+12) - 4)
+					x[i] = at(rng.IntN(width[name]) - 4)
 				}
 				if isFloat[T]() && n > 2 {
 					x[0], x[1] = T(math.NaN()), T(math.Copysign(0, -1))

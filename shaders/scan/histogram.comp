@@ -7,7 +7,8 @@
 //           scale = float(bins) / (upper - lower) rounded once, on the host
 //   RANGE 1: boundaries[b] <= x < boundaries[b + 1], boundaries sorted
 //           ascending (bins + 1 of them), found from a lookup table on
-//           the high bits of x that PASS 0 builds (binOf).
+//           the keys' high bits that PASS 0 builds (binOf), by PASS 1
+//           with LOOP 0 or 1, dispatched indirectly.
 // Samples outside the bins, and NaN (every comparison with it is false),
 // count nowhere. Counts wrap around at 2^32.
 //
@@ -30,6 +31,7 @@
 // lint: RANGE=0 TYPE=2 SHARED_BINS=0 PRIVATE_BINS=256 WG_SIZE=64
 // lint: RANGE=1 TYPE=1 SHARED_BINS=0 PRIVATE_BINS=16 WG_SIZE=8
 // lint: RANGE=1 TYPE=2 PASS=0 WG_SIZE=64
+// lint: RANGE=1 TYPE=0 SHARED_BINS=0 PRIVATE_BINS=256 WG_SIZE=64 LOOP=1
 
 #ifndef WG_SIZE
 #define WG_SIZE 256
@@ -49,6 +51,9 @@
 #ifndef PASS
 #define PASS 1
 #endif
+#ifndef LOOP
+#define LOOP 0
+#endif
 
 layout(local_size_x = WG_SIZE) in;
 #include "include/common.glsl"
@@ -64,16 +69,22 @@ layout(std430, binding = 0) readonly buffer SamplesVec { uvec4 samples4[]; };
 layout(std430, binding = 3) readonly buffer SamplesOne { uint samples1[]; };
 layout(std430, binding = 1) readonly buffer Boundaries { uint boundaries[]; };
 layout(std430, binding = 2) buffer Counts { uint counts[]; };
-// RANGE 1: the search's lookup table of 2^tableBits entries (binOf).
+// RANGE 1: the search's lookup table of 2^tableBits entries (binOf),
+// after the indirect arguments of PASS 1's two dispatches: LOOP 0 at
+// args[0..2], LOOP 1 at args[4..6].
 uniform uint tableBits;
-layout(std430, binding = 4) buffer Table { uint table[]; };
+uniform uint loopGroups; // PASS 0: the groups of PASS 1
+layout(std430, binding = 4) buffer Table {
+    uint args[8];
+    uint table[]; // the entries for LOOP 0, then those for LOOP 1
+};
 
 #if PRIVATE_BINS > 0
 // Word (b/2)*WG_SIZE + t holds invocation t's counts of bins b & ~1 (low
 // half) and b | 1 (high half): no two invocations share a word, so they
 // count with plain adds. A half cannot overflow: an invocation counts at
-// most 2048 samples per dispatch (the host gives a group at most 128
-// tiles of 4*ITEMS samples per invocation).
+// most 2048 samples per dispatch (the host gives a group at most 64
+// tiles of 4*ITEMS = 32 samples per invocation).
 shared uint priv[(PRIVATE_BINS / 2) * WG_SIZE];
 #elif SHARED_BINS > 0
 shared uint local[SHARED_BINS];
@@ -137,31 +148,44 @@ uint key(uint b) {
 #endif
 }
 
-// The search starts from a lookup table on the keys' high bits (PASS 0
-// builds it, one invocation an entry): entry h covers the keys of bucket
-// h, those whose top log2(table entries) bits are h, and holds the bin lo
-// of the bucket's first key (the last b with boundaries[b] <= it, 0 if
-// none) in its low 25 bits and the span hi - lo to the bin of its last key
-// in the high 7 (127: up to the last bin). A sample's bin lies in lo .. hi:
-// where the bucket holds no boundary, as most do for bins well below the
-// table's size, the table alone gives it; else a binary search over the
-// span loads log2(span) boundaries, in a loop that vectors of samples with
-// no such bucket skip. A CPU driver runs 8 invocations to a vector and
-// loads for each lane on its own: one load a sample, where 64 splits in
-// registers and two loads from boundaries (for 256 bins) ran 2.3x as long
-// on llvmpipe (CPU time, under load).
+// The search starts from a lookup table that PASS 0 builds, one
+// invocation a bucket. The keys from key(boundaries[0]) up are cut into
+// 2^tableBits buckets of 2^shift keys each (as few as cover the range to
+// key(boundaries[bins])); lo and hi are the bins of a bucket's first and
+// last key (lo the last b with boundaries[b] <= the first, 0 if none), so
+// that a sample's bin lies in lo .. hi. Where every bucket holds at most
+// one boundary after lo (hi <= lo + 1), there are at most 4096 bins and
+// buckets of at most 2^19 keys, LOOP 0 finds the bin in one word a bucket:
+// lo in its low 12 bits and in the high 20 the offset of boundary lo+1 in
+// the bucket (0xFFFFF, above every offset, where hi = lo), so the bin is
+// lo, or lo + 1 from that offset on. Else LOOP 1 searches lo .. hi by
+// halves, loading log2(hi - lo) boundaries, with lo in the low 25 bits of
+// its own word and hi - lo in the high 7 (SPAN_ALL: up to the last bin).
+// PASS 0 says which in the indirect dispatch arguments it leaves in args:
+// each dispatch of PASS 1 reads its own, and the other runs no groups. A
+// CPU driver runs 8 invocations to a vector and loads for each lane on
+// its own (a 16-byte load as four): one load a sample, where 64 splits in
+// registers and two loads from boundaries (for 256 bins) ran about 1.4x as
+// long on llvmpipe (CPU time, under load); a loop, even one that no lane
+// enters, costs about as much as a load.
 #define SPAN_ALL 127u
+#define FAST_BINS 4096u
+#define FAST_SHIFT 19u
 uint lowKey, highKey; // key(boundaries[0]), key(boundaries[bins])
+uint shift;           // log2 of a bucket's keys
 
 void initSearch() {
     lowKey = key(boundaries[0]);
     highKey = key(boundaries[bins]);
+    uint range = highKey > lowKey ? highKey - lowKey : 1u;
+    uint need = uint(findMSB(range - 1u) + 1); // range <= 2^need (0 for 1)
+    shift = need > tableBits ? need - tableBits : 0u;
 }
 
-// bucket is the table entry of key k: its top tableBits bits (none for a
-// table of one entry; two shifts, since a shift by 32 is undefined).
+// bucket is the table entry of key k, which lies in the bins (any entry
+// else).
 uint bucket(uint k) {
-    return (k >> 1) >> (31u - tableBits);
+    return ((k - lowKey) >> shift) & ((1u << tableBits) - 1u);
 }
 
 #if PASS == 0
@@ -190,8 +214,10 @@ uint binOf(T x) {
 #endif
     // The last b in lo .. hi with boundaries[b] <= x: for a sample inside
     // the bins, boundaries[lo] <= x (or lo = 0) and boundaries[hi+1] > x.
-    uint e = table[bucket(k)];
-    uint lo = e & 0x1FFFFFFu, span = e >> 25;
+#if LOOP
+    uint e = table[(1u << tableBits) + bucket(k)];
+    uint lo = e & 0x1FFFFFFu;
+    uint span = e >> 25;
     uint hi = span == SPAN_ALL ? bins - 1u : lo + span;
     while (lo < hi) {
         uint mid = (lo + hi + 1u) >> 1;
@@ -201,25 +227,44 @@ uint binOf(T x) {
             hi = mid - 1u;
         }
     }
+#else
+    uint e = table[bucket(k)];
+    uint off = (k - lowKey) & ((1u << shift) - 1u);
+    uint lo = (e & 0xFFFu) + (off >= e >> 12 ? 1u : 0u);
+#endif
     return inside ? lo : bins;
 }
 #endif
 
 #if RANGE == 1 && PASS == 0
-// The table's entry h: the bins of the first and the last key of bucket h
-// (keys (h << (32 - tableBits)) | m for m up to the mask), clamped to the
-// last bin, as lo and the span hi - lo (saturated).
+// Bucket h's entries: the bins lo and hi of its first and last key inside
+// the bins, clamped to the last bin. A bucket that LOOP 0 cannot serve
+// switches PASS 1 to LOOP 1.
 void main() {
+    initSearch();
     uint h = dpglGlobalIndex();
     if (h >= 1u << tableBits) {
         return;
     }
-    uint first = (h << 1) << (31u - tableBits);
-    uint last = first | (0xFFFFFFFFu >> tableBits);
-    uint lo = min(lastAtMost(first), bins - 1u);
-    uint hi = min(lastAtMost(last), bins - 1u);
-    uint span = hi > lo ? min(hi - lo, SPAN_ALL) : 0u;
-    table[h] = lo | span << 25;
+    uint lo = bins - 1u, span = 0u;
+    uint off = h << shift; // < 2^32: h < 2^tableBits, shift <= 32 - tableBits < 32
+    if (highKey > lowKey && off < highKey - lowKey) {
+        uint first = lowKey + off;
+        uint last = first + min((1u << shift) - 1u, highKey - 1u - first);
+        lo = min(lastAtMost(first), bins - 1u);
+        span = min(lastAtMost(last), bins - 1u);
+        span = span > lo ? span - lo : 0u;
+    }
+    uint split = 0xFFFFFu;
+    if (span == 1u) {
+        split = key(boundaries[lo + 1u]) - (lowKey + off);
+    }
+    table[h] = (lo & 0xFFFu) | split << 12;
+    table[(1u << tableBits) + h] = lo | min(span, SPAN_ALL) << 25;
+    if (span > 1u || bins > FAST_BINS || shift > FAST_SHIFT) {
+        args[0] = 0u;        // the fast dispatch runs no groups
+        args[4] = loopGroups; // the loop's runs them all
+    }
 }
 #else
 void count(uint b) {
