@@ -150,10 +150,12 @@
 //	                 inside them in registers; a segmented scan of the
 //	                 chunks' open sums finishes the segments that cross
 //	LoadBalancing-   each item of segments of given sizes learns its
-//	Search,          segment and rank by binary search over the sizes'
-//	IntervalExpand   exclusive scan (shaders/include/lbs.glsl, which
-//	                 package balancer's strategies search with too), only
-//	                 among the segments of its work group's items
+//	Search,          segment and rank from the sizes' exclusive scan: an
+//	IntervalExpand   invocation finds its first item's by binary search
+//	                 (shaders/include/lbs.glsl, which package balancer's
+//	                 strategies search with too) and walks forward over
+//	                 its 32 consecutive items, loading an offset where a
+//	                 segment starts
 //
 // Keys are equal when their bits are (-0 and +0 differ; a NaN equals the
 // same NaN). On the look-back path, a tile that reduces a late

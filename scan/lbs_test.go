@@ -11,7 +11,8 @@ import (
 
 // lbsLayouts returns segment sizes that sum to about n: random with many
 // empty segments, all in one, one per item, empty segments only around
-// one big one, and long runs of empties.
+// one big one, long runs of empties, and 70000 empties between two
+// halves.
 func lbsLayouts(n int, rnd func(int) int) map[string][]uint32 {
 	out := map[string][]uint32{"one": {uint32(n)}, "none": {}}
 	var r, unit, padded, gaps []uint32
@@ -35,6 +36,10 @@ func lbsLayouts(n int, rnd func(int) int) map[string][]uint32 {
 		left -= k
 	}
 	out["random"], out["unit"], out["padded"], out["gaps"] = r, unit, padded, gaps
+	// More empty segments in a row than the walk steps through (4096), or
+	// than a loop may count (65535).
+	desert := append([]uint32{uint32(n / 2)}, make([]uint32, 70000)...)
+	out["desert"] = append(desert, uint32(n-n/2))
 	return out
 }
 

@@ -9,13 +9,11 @@
 //   OUT 1: interval expand: dst[g] = values[p] for records of RECORD_WORDS
 //          words; dst[g] is left alone where g belongs to no segment.
 // Each invocation takes 4*ITEMS consecutive items: a binary search finds
-// the first one's segment, a forward walk the others' (see main). Outputs
+// the first one's segment, a forward walk the others' (see WALK). Outputs
 // of one word (OUT 0, and OUT 1 with RECORD_WORDS 1, whose dst is then
 // bound as segment) are stored as 16-byte vectors, bound twice as in
-// load.glsl. The binary search runs only over the segments of the group's
-// items, which one invocation finds first by two searches over all of
-// them: log2 of a tile's segments steps per invocation instead of log2 of
-// all.
+// load.glsl. (A search narrowed to a work group's segments, found first by
+// one invocation, cost llvmpipe more in its barrier than it saved.)
 //
 // lint: OUT=0 RANK=1
 // lint: OUT=1 RECORD_WORDS=3 WG_SIZE=64 ITEMS=1
@@ -58,22 +56,38 @@ layout(std430, binding = 6) writeonly buffer Dst { uint dst[]; };
 
 #define NONE 0xFFFFFFFFu
 
-// The group's items that belong to a segment lie in segments groupLo ..
-// groupHi-1.
-shared uint groupLo, groupHi;
-
-// cross moves the walk past the segments that start at at = next (g <=
-// at < g + 4 for the vector g of items, whose items from at on it
-// relabels): to the last p with offsets[p] <= at, probing p+2, p+3, p+5,
-// ... (one probe where the next segment is nonempty), then searching the
-// last stride; empty segments between cost no step each.
+// The walk's state: the current item's segment p, the offset after it
+// (next), and a vector of four items' segments and offsets.
 uint p, next;
 uvec4 seg, base;
 #if OUT == 1 && RECORD_WORDS == 1
 uvec4 val;
 #endif
 
-void cross(uint g) {
+// relabel gives the items of vector g from at on segment p.
+void relabel(uint g, uint at) {
+    bvec4 from = greaterThanEqual(uvec4(g) + uvec4(0u, 1u, 2u, 3u), uvec4(at));
+    seg = mix(seg, uvec4(p), from);
+    base = mix(base, uvec4(at), from);
+#if OUT == 1 && RECORD_WORDS == 1
+    val = mix(val, uvec4(values[p]), from);
+#endif
+}
+
+// step moves the walk into the segment that starts at at = next, g <= at
+// < g + 4 for the vector g of items: one load, and an empty segment one
+// step each (the last one at at labels the items).
+void step(uint g) {
+    uint at = next;
+    p++;
+    next = lbsOffset(p + 1u);
+    relabel(g, at);
+}
+
+// leap moves the walk past all segments that start at at = next: to the
+// last p with offsets[p] <= at, probing p+2, p+3, p+5, ..., then searching
+// the last stride, for runs of empty segments too long to step through.
+void leap(uint g) {
     uint at = next;
     uint lo = p + 1u, hi = lo + 1u, stride = 1u;
     uint b = lbsOffset(hi);
@@ -85,111 +99,120 @@ void cross(uint g) {
     }
     p = lbsLocate(lo, hi, at);
     next = p + 1u == hi ? b : lbsOffset(p + 1u);
-    bvec4 from = greaterThanEqual(uvec4(g) + uvec4(0u, 1u, 2u, 3u), uvec4(at));
-    seg = mix(seg, uvec4(p), from);
-    base = mix(base, uvec4(at), from);
-#if OUT == 1 && RECORD_WORDS == 1
-    val = mix(val, uvec4(values[p]), from);
-#endif
+    relabel(g, at);
 }
 
-void main() {
-    if (gl_LocalInvocationIndex == 0u) {
-        uint g0 = dpglGroupIndex() * uint(WG_SIZE * 4 * ITEMS);
-        uint lo = 0u, hi = segments;
-        if (g0 < n && segments > 0u) {
-            uint g1 = min(g0 + uint(WG_SIZE * 4 * ITEMS), n) - 1u; // the group's last item
-            if (offsets[0] <= g1) {
-                // offset[lo] <= every item searched for (each is >= g0, or
-                // lo = 0 and the caller checks offsets[0] <= g), and
-                // offset[hi] > g1 (lbsLocate never reads offset[hi]).
-                lo = offsets[0] <= g0 ? lbsLocate(0u, segments, g0) : 0u;
-                hi = lbsLocate(lo, segments, g1) + 1u;
-            }
-        }
-        groupLo = lo;
-        groupHi = hi;
-    }
-    memoryBarrierShared();
-    barrier();
-    uint first = dpglGlobalIndex() * uint(4 * ITEMS);
-    if (first >= n) {
-        return;
-    }
-    // The invocation's items are consecutive, so it walks the offsets
-    // forward with the segment p of its current item, and next, the
-    // offset after it. Items below offsets[0] (p = 0, g < offsets[0])
-    // belong to no segment. A vector of four items loads offsets (and
-    // values) only where a segment starts inside it (about once a
-    // segment), in a loop that the other vectors skip, and labels its
-    // items with selects: seg and base, each item's segment and its
-    // offset.
-    uint cur = LBS_END, off0 = LBS_END;
+uint first, off0, cur;
+#if OUT == 1 && RECORD_WORDS == 1
+uint v0;
+#endif
+
+// start finds the segment p of the invocation's first item by binary
+// search. Items below offsets[0] (p = 0, g < offsets[0]) belong to no
+// segment.
+void start() {
+    off0 = LBS_END;
+    cur = LBS_END;
     p = 0u;
     next = LBS_END;
     if (segments > 0u) {
         off0 = offsets[0];
-        // offsets[groupLo] <= first where off0 <= first (see above).
-        p = off0 <= first ? lbsLocate(groupLo, groupHi, first) : 0u;
+        p = off0 <= first ? lbsLocate(0u, segments, first) : 0u;
         cur = offsets[p];
         next = lbsOffset(p + 1u);
     }
 #if OUT == 1 && RECORD_WORDS == 1
-    uint v0 = segments > 0u ? values[p] : 0u;
+    v0 = segments > 0u ? values[p] : 0u;
 #endif
-    uint e = min(first + uint(4 * ITEMS), n);
-    for (uint g = first; g < e; g += 4u) {
-        seg = uvec4(p);
-        base = uvec4(cur);
+}
+
+// finish stores vector g's outputs from its labels, and carries its last
+// item's segment to the next vector.
+void finish(uint g) {
+    cur = base.w;
 #if OUT == 1 && RECORD_WORDS == 1
-        val = uvec4(v0);
+    v0 = val.w;
 #endif
-        while (next < g + 4u) {
-            cross(g);
-        }
-        cur = base.w;
-#if OUT == 1 && RECORD_WORDS == 1
-        v0 = val.w;
-#endif
-        uvec4 item = uvec4(g) + uvec4(0u, 1u, 2u, 3u);
-        // False below offsets[0], and without segments (base LBS_END).
-        bvec4 inSeg = greaterThanEqual(item, base);
+    uvec4 item = uvec4(g) + uvec4(0u, 1u, 2u, 3u);
+    // False below offsets[0], and without segments (base LBS_END).
+    bvec4 inSeg = greaterThanEqual(item, base);
 #if OUT == 0
-        seg = mix(uvec4(NONE), seg, inSeg);
-        uvec4 rank = mix(uvec4(NONE), item - base, inSeg);
-        if (g + 4u <= n) {
-            segment4[g / 4u] = seg;
+    seg = mix(uvec4(NONE), seg, inSeg);
+    uvec4 rank = mix(uvec4(NONE), item - base, inSeg);
+    if (g + 4u <= n) {
+        segment4[g / 4u] = seg;
 #if RANK
-            rank4[g / 4u] = rank;
+        rank4[g / 4u] = rank;
 #endif
-        } else {
-            for (uint k = 0u; g + k < n; k++) {
-                segment1[g + k] = seg[k];
+    } else {
+        for (uint k = 0u; g + k < n; k++) {
+            segment1[g + k] = seg[k];
 #if RANK
-                rank1[g + k] = rank[k];
+            rank1[g + k] = rank[k];
 #endif
-            }
         }
+    }
 #elif RECORD_WORDS == 1
-        // Items below offsets[0] keep their value: a vector with any, or
-        // past n, stores item by item, in a loop the others skip.
-        bool whole = g >= off0 && g + 4u <= n;
-        if (whole) {
-            segment4[g / 4u] = val;
+    // Items below offsets[0] keep their value: a vector with any, or
+    // past n, stores item by item, in a loop the others skip.
+    bool whole = g >= off0 && g + 4u <= n;
+    if (whole) {
+        segment4[g / 4u] = val;
+    }
+    for (uint k = whole ? 4u : 0u; k < 4u && g + k < n; k++) {
+        if (inSeg[k]) {
+            segment1[g + k] = val[k];
         }
-        for (uint k = whole ? 4u : 0u; k < 4u && g + k < n; k++) {
-            if (inSeg[k]) {
-                segment1[g + k] = val[k];
-            }
-        }
+    }
 #else
-        for (uint k = 0u; k < 4u && g + k < n; k++) {
-            if (inSeg[k]) {
-                for (uint w = 0u; w < uint(RECORD_WORDS); w++) {
-                    dst[(g + k) * uint(RECORD_WORDS) + w] = values[seg[k] * uint(RECORD_WORDS) + w];
-                }
+    for (uint k = 0u; k < 4u && g + k < n; k++) {
+        if (inSeg[k]) {
+            for (uint w = 0u; w < uint(RECORD_WORDS); w++) {
+                dst[(g + k) * uint(RECORD_WORDS) + w] = values[seg[k] * uint(RECORD_WORDS) + w];
             }
         }
+    }
 #endif
+}
+
+// WALK is the walk over the invocation's items, crossing segment starts
+// with CROSS (step or leap): the invocation's items are consecutive, so
+// it walks the offsets forward with the segment p of its current item and
+// next, the offset after it. A vector of four items loads offsets (and
+// values) only where a segment starts inside it (about once a segment),
+// in a loop that the other vectors skip, and labels its items with
+// selects: seg and base, each item's segment and its offset.
+#define WALK(CROSS, LIMIT) \
+    for (uint g = first; g < e; g += 4u) { \
+        seg = uvec4(p); \
+        base = uvec4(cur); \
+        SET_VAL \
+        while (next < g + 4u && LIMIT) { \
+            CROSS(g); \
+        } \
+        finish(g); \
+    }
+#if OUT == 1 && RECORD_WORDS == 1
+#define SET_VAL val = uvec4(v0);
+#else
+#define SET_VAL
+#endif
+
+void main() {
+    first = dpglGlobalIndex() * uint(4 * ITEMS);
+    if (first >= n) {
+        return;
+    }
+    uint e = min(first + uint(4 * ITEMS), n);
+    // Steps, up to 4096 segments (a run of empty ones may be longer than
+    // a loop may count); past them the walk starts again with leaps, in a
+    // loop that invocations within the limit skip (leaps in the steps'
+    // loop cost llvmpipe a third more).
+    start();
+    uint limit = p + 4096u;
+    WALK(step, p < limit)
+    for (uint again = p < limit ? 1u : 0u; again < 1u; again++) {
+        start();
+        WALK(leap, true)
     }
 }
