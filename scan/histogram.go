@@ -43,7 +43,9 @@ func HistogramEven[T Elem](s *Scanner, counts gpu.Array[uint32], samples gpu.Arr
 // values sorted ascending (unsorted ones give unspecified counts, but
 // nothing is written outside counts). Samples outside
 // [boundaries[0], boundaries[bins]), and NaN, are counted nowhere. counts
-// may not overlap samples or boundaries.
+// may not overlap samples or boundaries. A sample's bin comes from a
+// lookup table on the high bits of its key, built first; scratch: the
+// table, at most 16392 words, and at most samples.Len() from 12 on.
 func HistogramRange[T Elem](s *Scanner, counts gpu.Array[uint32], samples, boundaries gpu.Array[T]) {
 	const fn = "HistogramRange"
 	bins, n := histArgs(s, fn, counts, samples)
