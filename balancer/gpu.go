@@ -170,12 +170,13 @@ func (l *Loop[T]) runAssign(in Info) {
 }
 
 // redistribute is §2.3.1: block pointers by an exclusive scan of the
-// assignment, then one kernel (place.comp) in which each processor of the
-// other set of arrays finds its block by a load-balancing search over the
-// pointers and takes its share of the block's owner's tasks and its
-// problem record: what the paper's send to the block heads, segmented copy
-// and segmented scan of the new workload values compute, in one pass. The
-// other set becomes the current one. The assignment is the one the
+// assignment, then one kernel (place.comp) that fills the other set of
+// arrays with each block's share of its owner's tasks and its problem
+// record: what the paper's send to the block heads, segmented copy and
+// segmented scan of the new workload values compute, in one pass. Where
+// every block is small (maxBlock) each owner writes its block (SCATTER);
+// else each new processor finds its block by a load-balancing search over
+// the pointers. The other set becomes the current one. The assignment is the one the
 // gathering's last pass wrote where the state is still the one it
 // gathered (the policies redistribute right after gathering), else
 // assign.comp works it out.
@@ -207,12 +208,34 @@ func (m *gpuMachine[T]) redistribute(iter int, in Info) {
 		c.BindStorage(5, l.next.workload.Slice(0, n))
 		c.BindStorage(6, l.next.parallelIndex.Slice(0, n))
 		c.BindStorage(7, l.next.problem.Slice(0, n))
-		l.place.SetUint("n", uint32(n))
-		l.place.SetUint("total", uint32(in.TotalAssigned))
-		l.place.DispatchInvocations(n)
+		place := l.place
+		if !l.placeBySearch && uint64(maxBlock(l.cfg.Variant, in))*uint64(l.words+1) <= maxScatterLoop {
+			place = l.placeScatter
+		}
+		place.SetUint("n", uint32(n))
+		place.SetUint("total", uint32(in.TotalAssigned))
+		place.DispatchInvocations(n)
 		c.Barrier(gpu.BarrierStorage) // the solution phase reads the new arrays
 	})
 	l.cur, l.next = l.next, l.cur
+}
+
+// maxScatterLoop bounds the loop of an owner that writes its block itself
+// (place.comp SCATTER: a block's processors times the words each gets
+// beyond its workload): on llvmpipe, which ends an invocation's loops
+// after 65535 iterations, with room to spare; elsewhere it keeps a SIMD
+// vector from waiting long on one lane's block.
+const maxScatterLoop = 1 << 15
+
+// maxBlock bounds every assignment of the full gathering in: a block is at
+// most its owner's workload, and at most num_idle + 1 processors (its own
+// and its share of the idle ones), or for Footnote1 at most P.
+func maxBlock(v Variant, in Info) uint32 {
+	b := uint64(in.NumIdle) + 1
+	if v == Footnote1 {
+		b = uint64(in.Processors)
+	}
+	return uint32(min(b, uint64(in.MaxWorkload)))
 }
 
 func (m *gpuMachine[T]) solve(iter, n int) {

@@ -140,76 +140,87 @@ type record struct {
 }
 
 // Redistribution against the model, with the arrays' unused tail as a
-// guard region.
+// guard region: placed by owners where the blocks are small, and by search
+// (as where a block may be large).
 func TestRedistributeMatchesModel(t *testing.T) {
 	r := gputest.Rand(t)
+	scattered := 0
 	for _, v := range []Variant{IntegerSteps, Unmasked, Footnote1} {
-		l := newLoop[record](t, Config{Variant: v})
-		if err := l.Resize(80000); err != nil { // room for the guard
-			t.Fatal(err)
-		}
-		for _, p := range sizes {
-			for shape := 0; shape < 4; shape++ {
-				w := workloadFor(r, p, shape)
-				pi := make([]uint32, p)
-				pr := make([]record, p)
-				for i := range pi {
-					pi[i] = r.Uint32()
-					pr[i] = record{uint32(i), r.Uint32(), r.Uint32(), r.Uint32(), 7}
-				}
-				if err := l.Load(w, pi, pr); err != nil {
-					t.Fatal(err)
-				}
-				guard := func(what string) {
-					for _, b := range []*gpu.Buffer[uint32]{l.cur.workload, l.cur.parallelIndex, l.next.workload, l.next.parallelIndex} {
-						if what == "fill" {
-							b.FillRange(p, b.Len()-p, 0xDEADBEEF)
-							continue
+		for _, search := range []bool{false, true} {
+			l := newLoop[record](t, Config{Variant: v})
+			l.placeBySearch = search
+			if err := l.Resize(80000); err != nil { // room for the guard
+				t.Fatal(err)
+			}
+			for _, p := range sizes {
+				for shape := 0; shape < 4; shape++ {
+					w := workloadFor(r, p, shape)
+					pi := make([]uint32, p)
+					pr := make([]record, p)
+					for i := range pi {
+						pi[i] = r.Uint32()
+						pr[i] = record{uint32(i), r.Uint32(), r.Uint32(), r.Uint32(), 7}
+					}
+					if err := l.Load(w, pi, pr); err != nil {
+						t.Fatal(err)
+					}
+					guard := func(what string) {
+						for _, b := range []*gpu.Buffer[uint32]{l.cur.workload, l.cur.parallelIndex, l.next.workload, l.next.parallelIndex} {
+							if what == "fill" {
+								b.FillRange(p, b.Len()-p, 0xDEADBEEF)
+								continue
+							}
+							for k, x := range download[uint32](b.Slice(p, b.Len()-p)) {
+								if x != 0xDEADBEEF {
+									t.Fatalf("%v P=%d shape %d: redistribution wrote %d at %d, past the processors", v, p, shape, x, p+k)
+								}
+							}
 						}
-						for k, x := range download[uint32](b.Slice(p, b.Len()-p)) {
-							if x != 0xDEADBEEF {
-								t.Fatalf("%v P=%d shape %d: redistribution wrote %d at %d, past the processors", v, p, shape, x, p+k)
+						bad := record{0xDEADBEEF, 1, 2, 3, 4}
+						for _, b := range []*gpu.Buffer[record]{l.cur.problem, l.next.problem} {
+							if what == "fill" {
+								b.FillRange(p, b.Len()-p, bad)
+								continue
+							}
+							for k, x := range download[record](b.Slice(p, b.Len()-p)) {
+								if x != bad {
+									t.Fatalf("%v P=%d shape %d: redistribution wrote problem %v at %d, past the processors", v, p, shape, x, p+k)
+								}
 							}
 						}
 					}
-					bad := record{0xDEADBEEF, 1, 2, 3, 4}
-					for _, b := range []*gpu.Buffer[record]{l.cur.problem, l.next.problem} {
-						if what == "fill" {
-							b.FillRange(p, b.Len()-p, bad)
-							continue
-						}
-						for k, x := range download[record](b.Slice(p, b.Len()-p)) {
-							if x != bad {
-								t.Fatalf("%v P=%d shape %d: redistribution wrote problem %v at %d, past the processors", v, p, shape, x, p+k)
-							}
-						}
+					guard("fill")
+					m := NewModel(v, w, pi, pr)
+					in := l.Gather()
+					if want := m.Gather(); in != want {
+						t.Fatalf("%v P=%d shape %d: gathering\n got %+v\nwant %+v", v, p, shape, in, want)
 					}
+					ga, gv := l.Assignment(in)
+					ma, mv := m.Assignment(in)
+					if p > 0 {
+						eq(t, "assignment", ga, ma)
+						eq(t, "new workload values", gv, mv)
+					}
+					if in.Oversubscribed > 0 {
+						continue // Footnote1's blocks do not fit: nothing to redistribute
+					}
+					l.Count() // the redistribution must not depend on what ran since the gathering
+					l.Redistribute(in)
+					m.Redistribute(in)
+					guard("check")
+					name := fmt.Sprintf("%v P=%d shape %d search %v", v, p, shape, search)
+					if !search && p > 0 && uint64(maxBlock(v, in))*6 <= maxScatterLoop {
+						scattered++
+					}
+					eq(t, name+": workload", download[uint32](l.Workload()), m.Workload)
+					eq(t, name+": parallelIndex", download[uint32](l.ParallelIndex()), m.ParallelIndex)
+					eq(t, name+": problem", download[record](l.Problem()), m.Problem)
 				}
-				guard("fill")
-				m := NewModel(v, w, pi, pr)
-				in := l.Gather()
-				if want := m.Gather(); in != want {
-					t.Fatalf("%v P=%d shape %d: gathering\n got %+v\nwant %+v", v, p, shape, in, want)
-				}
-				ga, gv := l.Assignment(in)
-				ma, mv := m.Assignment(in)
-				if p > 0 {
-					eq(t, "assignment", ga, ma)
-					eq(t, "new workload values", gv, mv)
-				}
-				if in.Oversubscribed > 0 {
-					continue // Footnote1's blocks do not fit: nothing to redistribute
-				}
-				l.Count() // the redistribution must not depend on what ran since the gathering
-				l.Redistribute(in)
-				m.Redistribute(in)
-				guard("check")
-				name := fmt.Sprintf("%v P=%d shape %d", v, p, shape)
-				eq(t, name+": workload", download[uint32](l.Workload()), m.Workload)
-				eq(t, name+": parallelIndex", download[uint32](l.ParallelIndex()), m.ParallelIndex)
-				eq(t, name+": problem", download[record](l.Problem()), m.Problem)
 			}
 		}
+	}
+	if scattered == 0 {
+		t.Fatal("no redistribution was placed by its blocks' owners")
 	}
 }
 

@@ -34,8 +34,11 @@ type Loop[T any] struct {
 	arrays[T]
 	info *gpu.Buffer[uint32]
 	kept bool // the last full gathering read back kept each assignment (INFO_KEPT)
+	// placeBySearch makes every redistribution place by search, as
+	// where a block may be large (tests of that path, comparisons).
+	placeBySearch bool
 
-	gather1, gather2, gather3, assign, place *gpu.Program
+	gather1, gather2, gather3, assign, place, placeScatter *gpu.Program
 
 	tl   timeline
 	warn warnings
@@ -169,6 +172,7 @@ func (l *Loop[T]) programs() error {
 		{&l.gather3, "balancer/gather.comp", map[string]string{"PASS": "3", "VARIANT": fv}},
 		{&l.assign, "balancer/assign.comp", map[string]string{"VARIANT": fv}},
 		{&l.place, "balancer/place.comp", map[string]string{"RECORD_WORDS": strconv.Itoa(l.words)}},
+		{&l.placeScatter, "balancer/place.comp", map[string]string{"RECORD_WORDS": strconv.Itoa(l.words), "SCATTER": "1"}},
 	} {
 		p, err := l.c.Program(k.file, k.defs)
 		if err != nil {

@@ -16,16 +16,29 @@
 // n), get workload 0, index 0 and a zero problem, as the paper's example
 // shows.
 //
-// A work group's destinations are consecutive: one invocation finds the
-// owners of its first and last, and the others search only between them.
+// SCATTER 0: one invocation a new processor j. A work group's
+// destinations are consecutive: one invocation finds the owners of its
+// first and last, and the others search only between them.
+// SCATTER 1: one invocation an old processor p, which writes its block's
+// assignment[p] new processors itself, and the new processors past the
+// last block, j = p >= total: no search, and each owner's words loaded
+// once, not once a new processor. A lane loops over its block, so the
+// balancer takes this form only where every assignment is known to be
+// small (at most MAX(workload) and num_idle + 1, or P for Footnote1; see
+// balancer's maxScatterBlock): a vector then runs as long as its largest
+// block, and the blocks of all vectors add up to at most P.
 //
 // lint: RECORD_WORDS=5 WG_SIZE=64
+// lint: RECORD_WORDS=2 SCATTER=1
 
 #ifndef WG_SIZE
 #define WG_SIZE 256
 #endif
 #ifndef RECORD_WORDS
 #define RECORD_WORDS 1
+#endif
+#ifndef SCATTER
+#define SCATTER 0
 #endif
 
 layout(local_size_x = WG_SIZE) in;
@@ -44,6 +57,43 @@ layout(std430, binding = 7) writeonly restrict buffer NewProblem { uint newProbl
 uniform uint n;     // processors
 uniform uint total; // Σ assignment (balancer.Info.TotalAssigned): new processors with work
 
+#if SCATTER
+void main() {
+    uint p = dpglGlobalIndex();
+    if (p >= n) {
+        return;
+    }
+    if (p >= total) {
+        newWorkload[p] = 0u;
+        newParallelIndex[p] = 0u;
+        for (uint i = 0u; i < uint(RECORD_WORDS); i++) {
+            newProblem[uint(RECORD_WORDS) * p + i] = 0u;
+        }
+    }
+    uint a = assignment[p];
+    if (a == 0u) {
+        return;
+    }
+    uint w = workload[p];
+    uint c = balancerCeilDiv(w, a);
+    uint j0 = pointers[p];
+    uint first = parallelIndex[p];
+    uint record[RECORD_WORDS];
+    for (uint i = 0u; i < uint(RECORD_WORDS); i++) {
+        record[i] = problem[uint(RECORD_WORDS) * p + i];
+    }
+    // The block's k-th processor: tasks from k*c on (< w: the block has
+    // ceil(w/c) processors), c of them but the last's remainder.
+    for (uint k = 0u, off = 0u; k < a; k++, off += c) {
+        uint j = j0 + k;
+        newWorkload[j] = min(c, w - off);
+        newParallelIndex[j] = first + off;
+        for (uint i = 0u; i < uint(RECORD_WORDS); i++) {
+            newProblem[uint(RECORD_WORDS) * j + i] = record[i];
+        }
+    }
+}
+#else
 #define LBS_OFFSET(p) pointers[p]
 #define LBS_SEGMENTS n
 #define LBS_END total
@@ -82,3 +132,4 @@ void main() {
         newProblem[uint(RECORD_WORDS) * j + i] = problem[uint(RECORD_WORDS) * p + i];
     }
 }
+#endif
