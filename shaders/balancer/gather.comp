@@ -10,13 +10,17 @@
 //           Footnote1 possibly above P, which the host checks),
 //           MAX(new_workload_values), the smallest workload after
 //           redistribution, -; and each processor's assignment
-// Each invocation takes ITEMS processors strided by the group size, so a
-// group's loads are contiguous. Groups past the last processor (a 2-D grid)
-// add identities.
+// Each invocation takes ITEMS processors as ITEMS/4 runs of four, one uvec4
+// load a run (llvmpipe loads a buffer a lane at a time, and four words
+// cost it about what one does: a pass over 100k processors about 1.5x
+// faster), the runs strided by the group size so that a group's loads are
+// contiguous; the last n mod 4 processors, past the last whole run, one at
+// a time in the group whose range holds them. Groups past the last
+// processor (a 2-D grid) add identities.
 //
 // lint: PASS=2
 // lint: PASS=3
-// lint: PASS=3 VARIANT=1 WG_SIZE=64 ITEMS=1
+// lint: PASS=3 VARIANT=1 WG_SIZE=64 ITEMS=4
 // lint: PASS=3 VARIANT=2
 
 #ifndef PASS
@@ -28,13 +32,18 @@
 #ifndef ITEMS
 #define ITEMS 64
 #endif
+#if ITEMS % 4 != 0
+#error ITEMS must be a multiple of 4
+#endif
 
 layout(local_size_x = WG_SIZE) in;
 #include "include/common.glsl"
 #include "balancer/info.glsl"
 #include "balancer/assign.glsl"
 
-layout(std430, binding = 0) readonly restrict buffer Workload { uint workload[]; };
+// The workloads, and (one view of the same words) their runs of four.
+layout(std430, binding = 0) readonly buffer Workload { uint workload[]; };
+layout(std430, binding = 0) readonly buffer Workload4 { uvec4 workload4[]; };
 layout(std430, binding = 1) restrict buffer Info { uint info[]; };
 #if PASS == 3
 // Each processor's assignment, which the redistribution that may follow
@@ -43,7 +52,8 @@ layout(std430, binding = 1) restrict buffer Info { uint info[]; };
 // both of Bounded's bounds on the savings (balancer.Info's savingsBound
 // and idleBound, from PASS 1's counts) exceed keepAbove, the largest
 // savings the policy does not act on; then INFO_KEPT says so.
-layout(std430, binding = 2) writeonly restrict buffer Assignment { uint assignment[]; };
+layout(std430, binding = 2) writeonly buffer Assignment { uint assignment[]; };
+layout(std430, binding = 2) writeonly buffer Assignment4 { uvec4 assignment4[]; };
 uniform uint keepAbove;
 #endif
 
@@ -56,6 +66,49 @@ uniform uint ahead;
 shared uint sCount, sMax, sMin;
 shared uint sSum[2]; // low, high word
 
+// The invocation's reductions (a count, a maximum, a minimum, a sum) and
+// the gathering's values its passes read.
+uint count = 0u, mx = 0u, mn = 0xFFFFFFFFu;
+uint64_t total = 0ul;
+#if PASS >= 2
+uint64_t sum;
+uint avg;
+#endif
+#if PASS == 3
+uint numIdle;
+uint64_t maskedSum;
+#endif
+
+// visit adds processor workload w to the reductions; PASS 3 returns its
+// assignment.
+uint visit(uint w) {
+    w = w > ahead ? w - ahead : 0u;
+#if PASS == 1
+    if (w == 0u) {
+        count++;
+    } else {
+        mx = max(mx, w);
+        mn = min(mn, w);
+        total += uint64_t(w);
+    }
+    return 0u;
+#elif PASS == 2
+    if (isMasked(w, avg)) {
+        count++;
+        total += uint64_t(w);
+    }
+    return 0u;
+#else
+    uvec2 ac = assignOf(w, n, avg, numIdle, sum, maskedSum);
+    if (ac.x != 0u) {
+        count += ac.x;
+        mx = max(mx, ac.y);
+        mn = min(mn, w - (ac.x - 1u) * ac.y);
+    }
+    return ac.x;
+#endif
+}
+
 void main() {
     if (gl_LocalInvocationID.x == 0u) {
         sCount = 0u;
@@ -67,15 +120,15 @@ void main() {
     barrier();
 
 #if PASS >= 2
-    uint64_t sum = infoPair(info[INFO_SUM_LO], info[INFO_SUM_HI]);
-    uint avg = balancerDiv64(sum, uint64_t(n));
+    sum = infoPair(info[INFO_SUM_LO], info[INFO_SUM_HI]);
+    avg = balancerDiv64(sum, uint64_t(n));
 #endif
 #if PASS == 3
-    uint numIdle = info[INFO_IDLE];
+    numIdle = info[INFO_IDLE];
 #if VARIANT == 0
-    uint64_t maskedSum = infoPair(info[INFO_MASKED_SUM_LO], info[INFO_MASKED_SUM_HI]);
+    maskedSum = infoPair(info[INFO_MASKED_SUM_LO], info[INFO_MASKED_SUM_HI]);
 #else
-    uint64_t maskedSum = sum;
+    maskedSum = sum;
 #endif
     // savings <= MAX - ceil(S/P) and <= MAX - ceil(MAX/(num_idle+1)).
     uint maxW = info[INFO_MAX];
@@ -84,38 +137,29 @@ void main() {
     bool keep = bound > keepAbove;
 #endif
 
-    uint count = 0u, mx = 0u, mn = 0xFFFFFFFFu;
-    uint64_t total = 0ul;
-    uint base = dpglGroupIndex() * uint(WG_SIZE * ITEMS) + gl_LocalInvocationID.x;
-    for (uint i = 0u; i < uint(ITEMS); i++) {
-        uint j = base + i * uint(WG_SIZE);
-        if (j >= n) {
+    // Run r holds processors 4r to 4r+3; the group's runs start at
+    // runs = its first processor / 4.
+    uint runs = n / 4u;
+    uint base = dpglGroupIndex() * uint(WG_SIZE * ITEMS / 4) + gl_LocalInvocationID.x;
+    for (uint i = 0u; i < uint(ITEMS / 4); i++) {
+        uint r = base + i * uint(WG_SIZE);
+        if (r >= runs) {
             break;
         }
-        uint w = workload[j];
-        w = w > ahead ? w - ahead : 0u;
-#if PASS == 1
-        if (w == 0u) {
-            count++;
-        } else {
-            mx = max(mx, w);
-            mn = min(mn, w);
-            total += uint64_t(w);
-        }
-#elif PASS == 2
-        if (isMasked(w, avg)) {
-            count++;
-            total += uint64_t(w);
-        }
-#else
-        uvec2 ac = assignOf(w, n, avg, numIdle, sum, maskedSum);
+        uvec4 w = workload4[r];
+        uvec4 a = uvec4(visit(w.x), visit(w.y), visit(w.z), visit(w.w));
+#if PASS == 3
         if (keep) {
-            assignment[j] = ac.x;
+            assignment4[r] = a;
         }
-        if (ac.x != 0u) {
-            count += ac.x;
-            mx = max(mx, ac.y);
-            mn = min(mn, w - (ac.x - 1u) * ac.y);
+#endif
+    }
+    uint j = 4u * runs + gl_LocalInvocationID.x;
+    if (j < n && dpglGroupIndex() == 4u * runs / uint(WG_SIZE * ITEMS)) {
+        uint a = visit(workload[j]);
+#if PASS == 3
+        if (keep) {
+            assignment[j] = a;
         }
 #endif
     }
