@@ -220,9 +220,53 @@ type record struct {
 
 var records = []record{
 	{func(r *Renderer) *gpu.Program { return r.setup.emit }, "Tris", reflect.TypeFor[gpuTri](), map[string]string{"v01": "X0", "v2a": "X2", "z": "Z0", "rows": "YLo"}},
-	{func(r *Renderer) *gpu.Program { return r.scanSol }, "Spans", reflect.TypeFor[span](), map[string]string{"y": "Y", "x0": "X0", "x1": "X1", "tri": "Tri"}},
-	{func(r *Renderer) *gpu.Program { return r.scanSol }, "BalancerProblems", reflect.TypeFor[scanProblem](), map[string]string{"tri": "Tri", "spanBase": "SpanBase"}},
+	{func(r *Renderer) *gpu.Program { return r.prepare.prog[spanProblems] }, "Spans", reflect.TypeFor[span](), map[string]string{"y": "Y", "x0": "X0", "x1": "X1", "tri": "Tri"}},
 	{func(r *Renderer) *gpu.Program { return r.prepare.prog[scanProblems] }, "Problem", reflect.TypeFor[scanProblem](), map[string]string{"tri": "Tri", "spanBase": "SpanBase"}},
+}
+
+// words is a storage block that holds a GLSL struct's words as an array of
+// vectors (layout.glsl: the loops' kernels read and write spans and scan
+// problems so), and the Go twin of the struct: a vector an element.
+type words struct {
+	prog   func(*Renderer) *gpu.Program
+	block  string
+	goType reflect.Type
+}
+
+var wordViews = []words{
+	{func(r *Renderer) *gpu.Program { return r.scanSol }, "Spans", reflect.TypeFor[span]()},
+	{func(r *Renderer) *gpu.Program { return r.scanSol }, "BalancerProblems", reflect.TypeFor[scanProblem]()},
+	{func(r *Renderer) *gpu.Program { return r.zKeys }, "Spans", reflect.TypeFor[span]()},
+}
+
+// TestWordViewsMatchDriver: where a kernel declares a struct's buffer as an
+// array of vectors, the array is the only variable of its block and its
+// stride is the Go twin's size.
+func TestWordViewsMatchDriver(t *testing.T) {
+	c := gputest.Context(t)
+	r := visibilityRenderers(t, c)[0]
+	for _, w := range wordViews {
+		p := w.prog(r)
+		found := false
+		for _, b := range p.StorageBlocks() {
+			if b.Name != w.block {
+				continue
+			}
+			found = true
+			if len(b.Vars) != 1 || !strings.HasSuffix(b.Vars[0].Name, "[0]") {
+				t.Errorf("%s: block %s holds %v, not one array of vectors", p.Name(), b.Name, b.Vars)
+				continue
+			}
+			// An array of vectors is its own top-level array: ArrayStride
+			// is its stride.
+			if v := b.Vars[0]; v.ArrayStride != int(w.goType.Size()) || v.Offset != 0 {
+				t.Errorf("%s: %s: stride %d bytes at offset %d, Go %v has %d", p.Name(), v.Name, v.ArrayStride, v.Offset, w.goType, w.goType.Size())
+			}
+		}
+		if !found {
+			t.Errorf("%s has no active storage block %s holding %v", p.Name(), w.block, w.goType)
+		}
+	}
 }
 
 // TestRecordsMatchDriver compares the Go twins of the renderer's GLSL

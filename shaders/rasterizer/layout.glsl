@@ -51,3 +51,11 @@ struct ScanProblem {
     uint tri;      // index into tris
     uint spanBase; // the triangle's first span: exclusive scan of the rows
 };
+
+// The kernels declare the span and scan-problem buffers as ivec4 (y, x0,
+// x1, tri) and uvec2 (tri, spanBase) arrays, the same words as Span and
+// ScanProblem: llvmpipe accesses a buffer a lane at a time, a vector for
+// about the price of one word, so a record's fields would cost one access
+// each.
+Span spanOf(ivec4 v) { return Span(v.x, v.y, v.z, v.w); }
+ivec4 spanWords(Span s) { return ivec4(s.y, s.x0, s.x1, s.tri); }

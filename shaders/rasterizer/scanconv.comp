@@ -26,15 +26,16 @@ struct ScanState {
     int tri;
 };
 #define BALANCER_STATE ScanState
-#define BALANCER_PROBLEM ScanProblem
+#define BALANCER_PROBLEM uvec2 // ScanProblem's words (layout.glsl)
 #include "balancer/loop.glsl"
 
 layout(std430, binding = BINDING_TRIS) readonly restrict buffer Tris { Tri tris[]; };
-layout(std430, binding = BINDING_SPANS) writeonly restrict buffer Spans { Span spans[]; };
+layout(std430, binding = BINDING_SPANS) writeonly restrict buffer Spans { ivec4 spans[]; }; // Span's words
 
 uniform int width;
 
-ScanState balancerBegin(uint processor, ScanProblem pr) {
+ScanState balancerBegin(uint processor, uvec2 words) {
+    ScanProblem pr = ScanProblem(words.x, words.y);
     Tri t = tris[pr.tri];
     return ScanState(spanEdges(t), t.rows.x, pr.spanBase, int(pr.tri));
 }
@@ -42,9 +43,9 @@ ScanState balancerBegin(uint processor, ScanProblem pr) {
 void balancerSolveIn(ScanState st, uint task) {
     int y = st.y0 + int(task);
     ivec2 xs = spanAt(st.se, y, width);
-    spans[st.spanBase + task] = Span(y, xs.x, xs.y, st.tri);
+    spans[st.spanBase + task] = spanWords(Span(y, xs.x, xs.y, st.tri));
 }
 
-void balancerSolve(uint processor, ScanProblem pr, uint task) {
+void balancerSolve(uint processor, uvec2 pr, uint task) {
     balancerSolveIn(balancerBegin(processor, pr), task);
 }

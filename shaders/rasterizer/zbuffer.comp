@@ -66,7 +66,7 @@ struct ZState {
 #define BALANCER_PROBLEM uint
 #include "balancer/loop.glsl"
 
-layout(std430, binding = BINDING_SPANS) readonly restrict buffer Spans { Span spans[]; };
+layout(std430, binding = BINDING_SPANS) readonly restrict buffer Spans { ivec4 spans[]; }; // Span's words
 layout(std430, binding = BINDING_TRIS) readonly restrict buffer Tris { Tri tris[]; };
 #if VIS64 && VIS64_EMULATE
 // The stand-in for 64-bit atomicMin keeps, per pixel, the set-up triangle
@@ -166,7 +166,7 @@ uniform int laterBatch; // 1 when earlier batches of the frame left ids
 #endif
 
 ZState balancerBegin(uint processor, uint span) {
-    Span s = spans[span];
+    Span s = spanOf(spans[span]);
     Tri t = tris[s.tri];
     ZState z;
     z.rd = rowDepth(t, s.y);
