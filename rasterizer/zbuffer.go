@@ -29,8 +29,8 @@ func (f *frame) zBuffer(bt batch) error {
 		if r.vis64 {
 			return nil
 		}
-		// Each span's first test, then two words a test.
-		words := int64(bt.spans) + 2*pixels
+		// Each span's first test, then two words a test from keyBase.
+		words := int64(keyBase(bt.spans)) + 2*pixels
 		limit := r.c.Caps().MaxSSBOSize / 4
 		if r.maxKeyWords > 0 {
 			limit = int64(r.maxKeyWords)
@@ -68,7 +68,7 @@ func (f *frame) zBuffer(bt batch) error {
 			r.c.BindStorage(bindingPrims, r.prims)
 			r.c.BindStorage(bindingWinner, r.winner)
 			r.c.BindStorage(bindingZKeys, r.zkeys)
-			r.prepare.prog[mergeKeys].SetUint("keyBase", uint32(bt.spans))
+			r.prepare.prog[mergeKeys].SetUint("keyBase", keyBase(bt.spans))
 			r.prepare.run(mergeKeys, r.opts.Width*r.opts.Height)
 		})
 	case r.emulate:
@@ -110,6 +110,11 @@ func (f *frame) idPass(bt batch) error {
 	addLoopStats(&f.st.ZBufferIDs, ids)
 	return nil
 }
+
+// keyBase is where the 32-bit path's test keys start in r.zkeys, past the
+// spans' first tests: an even word, so that zbuffer.comp reads and writes
+// a key as one uvec2.
+func keyBase(spans int) uint32 { return uint32(spans+1) &^ 1 }
 
 // clear resets the visibility buffer.
 func (f *frame) clear() {
@@ -161,7 +166,7 @@ func (r *Renderer) zSolution(prog *gpu.Program, laterBatch bool, spans int) bala
 		if prog == r.zKeys {
 			r.c.BindStorage(bindingZKeys, r.zkeys)
 			prog.SetUint("numPixels", uint32(r.opts.Width*r.opts.Height))
-			prog.SetUint("keyBase", uint32(spans))
+			prog.SetUint("keyBase", keyBase(spans))
 		}
 		prog.SetInt("width", int32(r.opts.Width))
 		if !r.vis64 && prog == r.zSol[0] {

@@ -78,8 +78,8 @@ layout(std430, binding = BINDING_PRIMS) writeonly restrict buffer Prim { uint pr
 layout(std430, binding = BINDING_VISIBILITY) restrict buffer Depth { uint depthBuf[]; };
 layout(std430, binding = BINDING_PRIMS) restrict buffer Prim { uint primBuf[]; };
 layout(std430, binding = BINDING_WINNER) restrict buffer Winner { uint winner[]; };
-layout(std430, binding = BINDING_Z_KEYS) readonly restrict buffer ZKeys { uint zkeys[]; };
-uniform uint keyBase;
+layout(std430, binding = BINDING_Z_KEYS) readonly restrict buffer ZKeyPairs { uvec2 zkeyPairs[]; }; // zbuffer.comp's keys
+uniform uint keyBase; // even: test j's key is pair keyBase/2 + j
 #else
 layout(std430, binding = BINDING_VISIBILITY) restrict buffer Vis { uint64_t vis[]; };
 layout(std430, binding = BINDING_WINNER) restrict buffer Winner { uint winner[]; };
@@ -114,7 +114,8 @@ void main() {
         return;
     }
     winner[i] = NO_PRIMITIVE;
-    uint d = zkeys[keyBase + 2u * j], id = zkeys[keyBase + 2u * j + 1u];
+    uvec2 key = zkeyPairs[keyBase / 2u + j];
+    uint d = key.x, id = key.y;
     uint od = depthBuf[i];
     if (d < od || (d == od && id < primBuf[i])) {
         depthBuf[i] = d;

@@ -107,12 +107,15 @@ layout(std430, binding = BINDING_VISIBILITY) restrict buffer Vis { uint64_t vis[
 // NO_PRIMITIVE for none); winner[numPixels + p]: the filter, a depth tested
 // at p in the frame so far (about the least; DEPTH_MAX before any).
 // zkeys[s], s < keyBase: span s's first test's slot (the exclusive scan of
-// the spans' lengths); zkeys[keyBase + 2j], zkeys[keyBase + 2j + 1]: test
-// j's depth and primitive id, written by the test before it offers slot j
-// as the winner.
+// the spans' lengths); zkeys[keyBase + 2j], zkeys[keyBase + 2j + 1] (keyBase
+// even): test j's depth and primitive id, written by the test before it
+// offers slot j as the winner.
 // coherent: a lane reads the keys other invocations wrote in this dispatch.
 layout(std430, binding = BINDING_WINNER) coherent restrict buffer Winner { uint winner[]; };
-layout(std430, binding = BINDING_Z_KEYS) coherent restrict buffer ZKeys { uint zkeys[]; };
+// The same words as uvec2s (keyBase is even): a key in one access (llvmpipe
+// accesses a buffer a lane at a time, a vector for about a word's price).
+layout(std430, binding = BINDING_Z_KEYS) coherent buffer ZKeys { uint zkeys[]; };
+layout(std430, binding = BINDING_Z_KEYS) coherent buffer ZKeyPairs { uvec2 zkeyPairs[]; };
 uniform uint numPixels;
 uniform uint keyBase;
 
@@ -137,13 +140,14 @@ void keysMin(uint pix, uint d, uint id, uint j) {
     if (f > d) {
         winner[numPixels + pix] = d;
     }
-    zkeys[keyBase + 2u * j] = d;
-    zkeys[keyBase + 2u * j + 1u] = id;
+    uint pairs = keyBase / 2u; // test j's key is pair pairs + j
+    zkeyPairs[pairs + j] = uvec2(d, id);
     memoryBarrierBuffer();
     uint cur = winner[pix]; // a guess: the swap checks it
     for (;;) {
         if (cur != NO_PRIMITIVE) {
-            uint wd = zkeys[keyBase + 2u * cur], wid = zkeys[keyBase + 2u * cur + 1u];
+            uvec2 wk = zkeyPairs[pairs + cur];
+            uint wd = wk.x, wid = wk.y;
             if (!(d < wd || (d == wd && id < wid))) {
                 return;
             }
