@@ -120,7 +120,7 @@ var blockBinding = map[string]int{
 	"Vis": bindingVisibility, "Depth": bindingVisibility, "Prim": bindingPrims, "Prims": bindingPrims,
 	"Winner": bindingWinner, "Image": bindingImage,
 	"TileCount": bindingTileCount, "TileStart": bindingTileStart, "List": bindingTileList,
-	"Preps": bindingTilePreps, "Counter": bindingTileCounter, "ZKeys": bindingZKeys, "ZKeyPairs": bindingZKeys, "Bins": bindingTileBins,
+	"Preps": bindingTilePreps, "Counter": bindingTileCounter, "ZKeys": bindingZKeys, "ZKeyPairs": bindingZKeys, "WinnerPairs": bindingWinner, "Bins": bindingTileBins,
 }
 
 // rendererPrograms returns every kernel a renderer built, by name.

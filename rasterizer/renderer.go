@@ -126,10 +126,12 @@ type Renderer struct {
 	prims    *gpu.Buffer[uint32]
 	rgba     *gpu.Buffer[uint32]
 	// winner is the emulated 64-bit path's per-pixel winning set-up
-	// triangle (zbuffer.comp VIS64_EMULATE), or the 32-bit path's
-	// per-pixel winning test and then its depth filter (KEYS); nil on the
-	// 64-bit path.
+	// triangle (zbuffer.comp VIS64_EMULATE); nil elsewhere.
 	winner *gpu.Buffer[uint32]
+	// pixelKeys is the 32-bit path's per pixel: its winning test and its
+	// depth filter side by side (zbuffer.comp KEYS loads both at once);
+	// nil on the 64-bit paths.
+	pixelKeys *gpu.Buffer[[2]uint32]
 	// zkeys is the 32-bit path's per batch: each span's first test, then
 	// each test's key (zbuffer.comp KEYS).
 	zkeys *gpu.Buffer[uint32]
@@ -237,7 +239,8 @@ func (r *Renderer) image() error {
 	r.prims.Delete()
 	r.rgba.Delete()
 	r.winner.Delete()
-	r.depth, r.prims, r.rgba, r.winner = nil, nil, nil, nil
+	r.pixelKeys.Delete()
+	r.depth, r.prims, r.rgba, r.winner, r.pixelKeys = nil, nil, nil, nil, nil
 	var err error
 	words := n
 	if r.vis64 {
@@ -252,12 +255,13 @@ func (r *Renderer) image() error {
 	if r.rgba, err = gpu.NewBuffer[uint32](r.c, n); err != nil {
 		return fmt.Errorf("rasterizer: image for %dx%d: %w", r.opts.Width, r.opts.Height, err)
 	}
-	if r.emulate || !r.vis64 {
-		words := n
-		if !r.vis64 {
-			words = 2 * n // winners, then the depth filter
+	if r.emulate {
+		if r.winner, err = gpu.NewBuffer[uint32](r.c, n); err != nil {
+			return fmt.Errorf("rasterizer: visibility winners for %dx%d: %w", r.opts.Width, r.opts.Height, err)
 		}
-		if r.winner, err = gpu.NewBuffer[uint32](r.c, words); err != nil {
+	}
+	if !r.vis64 {
+		if r.pixelKeys, err = gpu.NewBuffer[[2]uint32](r.c, n); err != nil {
 			return fmt.Errorf("rasterizer: visibility winners for %dx%d: %w", r.opts.Width, r.opts.Height, err)
 		}
 	}
@@ -312,6 +316,7 @@ func (r *Renderer) Delete() {
 	r.prims.Delete()
 	r.rgba.Delete()
 	r.winner.Delete()
+	r.pixelKeys.Delete()
 	r.zkeys.Delete()
 	r.clock.delete()
 	if r.tiled != nil {

@@ -66,7 +66,7 @@ func (f *frame) zBuffer(bt batch) error {
 		f.timedGL(StageMerge, func() {
 			r.c.BindStorage(bindingVisibility, r.depth)
 			r.c.BindStorage(bindingPrims, r.prims)
-			r.c.BindStorage(bindingWinner, r.winner)
+			r.c.BindStorage(bindingWinner, r.pixelKeys)
 			r.c.BindStorage(bindingZKeys, r.zkeys)
 			r.prepare.prog[mergeKeys].SetUint("keyBase", keyBase(bt.spans))
 			r.prepare.run(mergeKeys, r.opts.Width*r.opts.Height)
@@ -128,9 +128,7 @@ func (f *frame) clear() {
 		r.winner.Fill(raster.NoPrimitive)
 	}
 	if !r.vis64 {
-		n := r.opts.Width * r.opts.Height
-		r.winner.FillRange(0, n, raster.NoPrimitive)
-		r.winner.FillRange(n, n, raster.DepthMax) // the depth filter: nothing drawn
+		r.pixelKeys.Fill([2]uint32{raster.NoPrimitive, raster.DepthMax}) // no winner; the depth filter: nothing drawn
 	}
 	f.cleared = true
 }
@@ -163,9 +161,11 @@ func (r *Renderer) zSolution(prog *gpu.Program, laterBatch bool, spans int) bala
 		if r.winner != nil {
 			r.c.BindStorage(bindingWinner, r.winner)
 		}
+		if r.pixelKeys != nil {
+			r.c.BindStorage(bindingWinner, r.pixelKeys)
+		}
 		if prog == r.zKeys {
 			r.c.BindStorage(bindingZKeys, r.zkeys)
-			prog.SetUint("numPixels", uint32(r.opts.Width*r.opts.Height))
 			prog.SetUint("keyBase", keyBase(spans))
 		}
 		prog.SetInt("width", int32(r.opts.Width))

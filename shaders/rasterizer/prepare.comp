@@ -109,11 +109,11 @@ void main() {
 #elif STEP == EXTRACT_PRIMS
     primBuf[i] = uint(vis[i] & uint64_t(0xffffffffu));
 #elif STEP == MERGE_KEYS
-    uint j = winner[i];
+    uint j = winner[2u * i]; // zbuffer.comp KEYS: the winner, then the filter
     if (j == NO_PRIMITIVE) {
         return;
     }
-    winner[i] = NO_PRIMITIVE;
+    winner[2u * i] = NO_PRIMITIVE;
     uvec2 key = zkeyPairs[keyBase / 2u + j];
     uint d = key.x, id = key.y;
     uint od = depthBuf[i];

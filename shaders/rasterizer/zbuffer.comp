@@ -103,20 +103,21 @@ void visMin(uint pix, uint d, uint id, uint self, int x, int y) {
 #elif VIS64
 layout(std430, binding = BINDING_VISIBILITY) restrict buffer Vis { uint64_t vis[]; };
 #elif KEYS
-// winner[p], p < numPixels: the batch's winning test at pixel p (its slot,
-// NO_PRIMITIVE for none); winner[numPixels + p]: the filter, a depth tested
-// at p in the frame so far (about the least; DEPTH_MAX before any).
+// winner[2p]: the batch's winning test at pixel p (its slot, NO_PRIMITIVE
+// for none); winner[2p + 1]: the filter, a depth tested at p in the frame
+// so far (about the least; DEPTH_MAX before any); winnerPairs[p]: both, in
+// one access.
 // zkeys[s], s < keyBase: span s's first test's slot (the exclusive scan of
 // the spans' lengths); zkeys[keyBase + 2j], zkeys[keyBase + 2j + 1] (keyBase
 // even): test j's depth and primitive id, written by the test before it
 // offers slot j as the winner.
 // coherent: a lane reads the keys other invocations wrote in this dispatch.
-layout(std430, binding = BINDING_WINNER) coherent restrict buffer Winner { uint winner[]; };
+layout(std430, binding = BINDING_WINNER) coherent buffer Winner { uint winner[]; };
+layout(std430, binding = BINDING_WINNER) coherent buffer WinnerPairs { uvec2 winnerPairs[]; };
 // The same words as uvec2s (keyBase is even): a key in one access (llvmpipe
 // accesses a buffer a lane at a time, a vector for about a word's price).
 layout(std430, binding = BINDING_Z_KEYS) coherent buffer ZKeys { uint zkeys[]; };
 layout(std430, binding = BINDING_Z_KEYS) coherent buffer ZKeyPairs { uvec2 zkeyPairs[]; };
-uniform uint numPixels;
 uniform uint keyBase;
 
 // keysMin makes test j of key (d, id) the winner at pixel pix if its key
@@ -133,17 +134,18 @@ void keysMin(uint pix, uint d, uint id, uint j) {
     // The filter needs no atomics: every value it ever holds is some
     // test's depth (or the cleared DEPTH_MAX), never below the pixel's
     // least, so a stale read or a lost store only lets more tests through.
-    uint f = winner[numPixels + pix];
+    uvec2 wf = winnerPairs[pix];
+    uint f = wf.y;
     if (f < d) {
         return; // a nearer surface is drawn here
     }
     if (f > d) {
-        winner[numPixels + pix] = d;
+        winner[2u * pix + 1u] = d;
     }
     uint pairs = keyBase / 2u; // test j's key is pair pairs + j
     zkeyPairs[pairs + j] = uvec2(d, id);
     memoryBarrierBuffer();
-    uint cur = winner[pix]; // a guess: the swap checks it
+    uint cur = wf.x; // a guess: the swap checks it
     for (;;) {
         if (cur != NO_PRIMITIVE) {
             uvec2 wk = zkeyPairs[pairs + cur];
@@ -152,7 +154,7 @@ void keysMin(uint pix, uint d, uint id, uint j) {
                 return;
             }
         }
-        uint seen = atomicCompSwap(winner[pix], cur, j);
+        uint seen = atomicCompSwap(winner[2u * pix], cur, j);
         if (seen == cur) {
             return;
         }
