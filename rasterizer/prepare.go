@@ -19,7 +19,8 @@ const (
 	// spanProblems makes each span a processor of the z-buffer loop: its
 	// length the workload, its index the problem.
 	spanProblems
-	// clearVisibility clears the visibility buffer: no surface anywhere.
+	// clearVisibility clears the 64-bit visibility buffer: no surface
+	// anywhere (the 32-bit path fills its two buffers instead).
 	clearVisibility
 	// extractPrims takes each pixel's primitive id out of the 64-bit
 	// visibility words (the 64-bit path).
@@ -39,8 +40,8 @@ var prepareStepNames = [numPrepareSteps]string{"SCAN_PROBLEMS", "SPAN_PROBLEMS",
 func (s prepareStep) String() string { return prepareStepNames[s] }
 
 // prepareKernels holds the steps the renderer's visibility path uses
-// (extractPrims only on the 64-bit path, mergeWinners only on its emulation,
-// mergeKeys only on the 32-bit path; nil otherwise).
+// (clearVisibility and extractPrims only on the 64-bit path, mergeWinners
+// only on its emulation, mergeKeys only on the 32-bit path; nil otherwise).
 type prepareKernels struct {
 	c    *gpu.Context
 	prog [numPrepareSteps]*gpu.Program
@@ -49,7 +50,7 @@ type prepareKernels struct {
 func newPrepareKernels(c *gpu.Context, vis64, emulate bool) (*prepareKernels, error) {
 	k := &prepareKernels{c: c}
 	for s := prepareStep(0); s < numPrepareSteps; s++ {
-		if s == extractPrims && !vis64 || s == mergeWinners && !emulate || s == mergeKeys && vis64 {
+		if (s == clearVisibility || s == extractPrims) && !vis64 || s == mergeWinners && !emulate || s == mergeKeys && vis64 {
 			continue
 		}
 		defs := map[string]string{"STEP": strconv.Itoa(int(s)), "VIS64": "0"}

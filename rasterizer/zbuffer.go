@@ -119,11 +119,17 @@ func keyBase(spans int) uint32 { return uint32(spans+1) &^ 1 }
 // clear resets the visibility buffer.
 func (f *frame) clear() {
 	r := f.r
-	r.c.Do(func() {
-		r.c.BindStorage(bindingVisibility, r.depth)
-		r.c.BindStorage(bindingPrims, r.prims)
-		r.prepare.run(clearVisibility, r.opts.Width*r.opts.Height)
-	})
+	if r.vis64 {
+		r.c.Do(func() {
+			r.c.BindStorage(bindingVisibility, r.depth)
+			r.c.BindStorage(bindingPrims, r.prims)
+			r.prepare.run(clearVisibility, r.opts.Width*r.opts.Height)
+		})
+	} else {
+		// Fills, not a kernel storing a word at a time a lane.
+		r.depth.Fill(raster.DepthMax)
+		r.prims.Fill(raster.NoPrimitive)
+	}
 	if r.emulate {
 		r.winner.Fill(raster.NoPrimitive)
 	}

@@ -7,8 +7,9 @@
 //   SPAN_PROBLEMS   the z-buffer loop's processors from the spans:
 //                   problem[i] = i, parallelIndex 0, workload = the span's
 //                   length (0 for an empty row);
-//   CLEAR_VISIBILITY the visibility buffer cleared: depth DEPTH_MAX, no
-//                   primitive;
+//   CLEAR_VISIBILITY (the 64-bit paths) the visibility buffer cleared:
+//                   depth DEPTH_MAX, no primitive (the 32-bit path's two
+//                   buffers are filled by glClearBufferSubData);
 //   EXTRACT_PRIMS   the primitive id of each pixel out of the 64-bit
 //                   visibility buffer (low word);
 //   MERGE_WINNERS   (the emulated 64-bit path, zbuffer.comp VIS64_EMULATE)
@@ -21,7 +22,7 @@
 //                   merged into the depth and id buffers where it is
 //                   less, and the winner cleared for the next batch.
 // lint: STEP=1
-// lint: STEP=2
+// lint: STEP=2 VIS64=1
 // lint: STEP=3 VIS64=1
 // lint: STEP=4
 // lint: STEP=5
@@ -65,12 +66,7 @@ layout(std430, binding = BINDING_WORKLOAD) writeonly restrict buffer Workload { 
 layout(std430, binding = BINDING_PARALLEL_INDEX) writeonly restrict buffer ParallelIndex { uint parallelIndex[]; };
 layout(std430, binding = BINDING_PROBLEM) writeonly restrict buffer Problem { uint problem[]; };
 #elif STEP == CLEAR_VISIBILITY
-#if VIS64
 layout(std430, binding = BINDING_VISIBILITY) writeonly restrict buffer Vis { uint64_t vis[]; };
-#else
-layout(std430, binding = BINDING_VISIBILITY) writeonly restrict buffer Depth { uint depthBuf[]; };
-layout(std430, binding = BINDING_PRIMS) writeonly restrict buffer Prim { uint primBuf[]; };
-#endif
 #elif STEP == EXTRACT_PRIMS
 layout(std430, binding = BINDING_VISIBILITY) readonly restrict buffer Vis { uint64_t vis[]; };
 layout(std430, binding = BINDING_PRIMS) writeonly restrict buffer Prim { uint primBuf[]; };
@@ -100,12 +96,7 @@ void main() {
     parallelIndex[i] = 0u;
     problem[i] = i;
 #elif STEP == CLEAR_VISIBILITY
-#if VIS64
     vis[i] = (uint64_t(16777215u) << 32) | uint64_t(0xffffffffu);
-#else
-    depthBuf[i] = 16777215u;
-    primBuf[i] = 0xffffffffu;
-#endif
 #elif STEP == EXTRACT_PRIMS
     primBuf[i] = uint(vis[i] & uint64_t(0xffffffffu));
 #elif STEP == MERGE_KEYS
