@@ -7,8 +7,13 @@ import (
 	"github.com/dpgl/dpgl/scan"
 )
 
-// gatherItems is ITEMS of gather.comp: processors per invocation.
-const gatherItems = 64
+// gatherItems is ITEMS of gather.comp: processors per invocation; its
+// work groups of 64 take tiles of gatherTile processors (place.comp's
+// TILE).
+const (
+	gatherItems = 64
+	gatherTile  = 64 * gatherItems
+)
 
 // gpuMachine runs a loop's phases on the GPU.
 type gpuMachine[T any] struct {
@@ -145,6 +150,7 @@ func (m *gpuMachine[T]) gatherAhead(iter int, known *Info, ahead int) Info {
 			l.pass(l.gather2, a) // the other variants have no mask
 		}
 		l.c.BindStorage(2, l.assignment.Slice(0, l.p))
+		l.c.BindStorage(3, l.tileTotals)
 		l.gather3.SetUint("keepAbove", m.keepAbove)
 		l.pass(l.gather3, a)
 	})
@@ -174,12 +180,14 @@ func (l *Loop[T]) runAssign(in Info) {
 // arrays with each block's share of its owner's tasks and its problem
 // record: what the paper's send to the block heads, segmented copy and
 // segmented scan of the new workload values compute, in one pass. Where
-// every block is small (maxBlock) each owner writes its block (SCATTER);
-// else each new processor finds its block by a load-balancing search over
-// the pointers. The other set becomes the current one. The assignment is the one the
-// gathering's last pass wrote where the state is still the one it
-// gathered (the policies redistribute right after gathering), else
-// assign.comp works it out.
+// every block is small (maxBlock) each owner writes its block (SCATTER
+// 1), and where the gathering's last pass also kept the assignment (the
+// policies redistribute right after gathering) and its tiles' sums, the
+// place kernel finds the blocks' starts from those sums itself, without
+// the scan (SCATTER 2); where a block may be large each new processor
+// finds its block by a load-balancing search over the pointers. The
+// assignment not kept, assign.comp works it out. The other set becomes
+// the current one.
 func (m *gpuMachine[T]) redistribute(iter int, in Info) {
 	l := m.l
 	c, s, n := l.c, l.s, l.p
@@ -191,30 +199,42 @@ func (m *gpuMachine[T]) redistribute(iter int, in Info) {
 	}
 	assignment := l.assignment.Slice(0, n)
 	pointers := l.pointers.Slice(0, n)
+	kept := m.assigned && m.assignedIter == iter && m.assignedInfo == in
+	block := uint64(maxBlock(l.cfg.Variant, in)) * uint64(l.words+1)
+	// The tiles' form: 16 owners a lane, from the kept tile totals.
+	tiles := kept && !l.placeBySearch && 16*block <= maxScatterLoop
 	c.Do(func() {
 		l.tl.mark(PhaseRedistribute, iter)
-		if !m.assigned || m.assignedIter != iter || m.assignedInfo != in {
+		if !kept {
 			l.runAssign(in)
 		}
 	})
 	m.assigned = false
-	scan.ExclusiveScan(s, pointers, assignment, scan.Add, 0)
+	if !tiles {
+		scan.ExclusiveScan(s, pointers, assignment, scan.Add, 0)
+	}
 	c.Do(func() {
 		c.BindStorage(0, l.Workload())
 		c.BindStorage(1, l.ParallelIndex())
 		c.BindStorage(2, assignment)
-		c.BindStorage(3, pointers)
 		c.BindStorage(4, l.Problem())
 		c.BindStorage(5, l.next.workload.Slice(0, n))
 		c.BindStorage(6, l.next.parallelIndex.Slice(0, n))
 		c.BindStorage(7, l.next.problem.Slice(0, n))
-		place := l.place
-		if !l.placeBySearch && uint64(maxBlock(l.cfg.Variant, in))*uint64(l.words+1) <= maxScatterLoop {
+		place, perInvocation := l.place, 1
+		switch {
+		case tiles:
+			c.BindStorage(8, l.tileTotals)
+			place, perInvocation = l.placeTiles, 16
+		case !l.placeBySearch && block <= maxScatterLoop:
+			c.BindStorage(3, pointers)
 			place = l.placeScatter
+		default:
+			c.BindStorage(3, pointers)
 		}
 		place.SetUint("n", uint32(n))
 		place.SetUint("total", uint32(in.TotalAssigned))
-		place.DispatchInvocations(n)
+		place.DispatchItems(n, perInvocation)
 		c.Barrier(gpu.BarrierStorage) // the solution phase reads the new arrays
 	})
 	l.cur, l.next = l.next, l.cur

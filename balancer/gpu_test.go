@@ -140,20 +140,24 @@ type record struct {
 }
 
 // Redistribution against the model, with the arrays' unused tail as a
-// guard region: placed by owners where the blocks are small, and by search
-// (as where a block may be large).
+// guard region: placed as a run places it right after its gathering (which
+// keeps the assignment and its tiles' sums where a redistribution may
+// follow), as Redistribute places it on its own (by the blocks' owners
+// where the blocks are small), and by search (as where a block may be
+// large).
 func TestRedistributeMatchesModel(t *testing.T) {
 	r := gputest.Rand(t)
-	scattered := 0
+	tiled, owners := 0, 0
 	for _, v := range []Variant{IntegerSteps, Unmasked, Footnote1} {
-		for _, search := range []bool{false, true} {
+		for _, mode := range []string{"kept", "alone", "search"} {
 			l := newLoop[record](t, Config{Variant: v})
-			l.placeBySearch = search
+			l.placeBySearch = mode == "search"
 			if err := l.Resize(80000); err != nil { // room for the guard
 				t.Fatal(err)
 			}
 			for _, p := range sizes {
 				for shape := 0; shape < 4; shape++ {
+					name := fmt.Sprintf("%v P=%d shape %d (%s)", v, p, shape, mode)
 					w := workloadFor(r, p, shape)
 					pi := make([]uint32, p)
 					pr := make([]record, p)
@@ -172,7 +176,7 @@ func TestRedistributeMatchesModel(t *testing.T) {
 							}
 							for k, x := range download[uint32](b.Slice(p, b.Len()-p)) {
 								if x != 0xDEADBEEF {
-									t.Fatalf("%v P=%d shape %d: redistribution wrote %d at %d, past the processors", v, p, shape, x, p+k)
+									t.Fatalf("%s: redistribution wrote %d at %d, past the processors", name, x, p+k)
 								}
 							}
 						}
@@ -184,34 +188,49 @@ func TestRedistributeMatchesModel(t *testing.T) {
 							}
 							for k, x := range download[record](b.Slice(p, b.Len()-p)) {
 								if x != bad {
-									t.Fatalf("%v P=%d shape %d: redistribution wrote problem %v at %d, past the processors", v, p, shape, x, p+k)
+									t.Fatalf("%s: redistribution wrote problem %v at %d, past the processors", name, x, p+k)
 								}
 							}
 						}
 					}
 					guard("fill")
 					m := NewModel(v, w, pi, pr)
-					in := l.Gather()
-					if want := m.Gather(); in != want {
-						t.Fatalf("%v P=%d shape %d: gathering\n got %+v\nwant %+v", v, p, shape, in, want)
+					gm := &gpuMachine[record]{l: l} // a run's machine
+					var in Info
+					if mode == "kept" {
+						in = gm.gather(0, nil)
+					} else {
+						in = l.Gather()
 					}
-					ga, gv := l.Assignment(in)
-					ma, mv := m.Assignment(in)
-					if p > 0 {
-						eq(t, "assignment", ga, ma)
-						eq(t, "new workload values", gv, mv)
+					if want := m.Gather(); in != want {
+						t.Fatalf("%s: gathering\n got %+v\nwant %+v", name, in, want)
 					}
 					if in.Oversubscribed > 0 {
 						continue // Footnote1's blocks do not fit: nothing to redistribute
 					}
-					l.Count() // the redistribution must not depend on what ran since the gathering
-					l.Redistribute(in)
+					ma, mv := m.Assignment(in)
+					if mode != "kept" { // Assignment would write the kept assignment again
+						ga, gv := l.Assignment(in)
+						if p > 0 {
+							eq(t, name+": assignment", ga, ma)
+							eq(t, name+": new workload values", gv, mv)
+						}
+					}
+					l.Count()                            // the redistribution must not depend on what ran since the gathering
+					block := uint64(maxBlock(v, in)) * 6 // record's words and the workload
+					if mode == "kept" {
+						if gm.assigned && 16*block <= maxScatterLoop {
+							tiled++
+						}
+						gm.redistribute(0, in)
+					} else {
+						if mode == "alone" && p > 0 && block <= maxScatterLoop {
+							owners++
+						}
+						l.Redistribute(in)
+					}
 					m.Redistribute(in)
 					guard("check")
-					name := fmt.Sprintf("%v P=%d shape %d search %v", v, p, shape, search)
-					if !search && p > 0 && uint64(maxBlock(v, in))*6 <= maxScatterLoop {
-						scattered++
-					}
 					eq(t, name+": workload", download[uint32](l.Workload()), m.Workload)
 					eq(t, name+": parallelIndex", download[uint32](l.ParallelIndex()), m.ParallelIndex)
 					eq(t, name+": problem", download[record](l.Problem()), m.Problem)
@@ -219,8 +238,8 @@ func TestRedistributeMatchesModel(t *testing.T) {
 			}
 		}
 	}
-	if scattered == 0 {
-		t.Fatal("no redistribution was placed by its blocks' owners")
+	if tiled == 0 || owners == 0 {
+		t.Fatalf("%d redistributions placed from the kept tiles' sums, %d by owners: want both", tiled, owners)
 	}
 }
 

@@ -38,7 +38,7 @@ type Loop[T any] struct {
 	// where a block may be large (tests of that path, comparisons).
 	placeBySearch bool
 
-	gather1, gather2, gather3, assign, place, placeScatter *gpu.Program
+	gather1, gather2, gather3, assign, place, placeScatter, placeTiles *gpu.Program
 
 	tl   timeline
 	warn warnings
@@ -60,6 +60,7 @@ type arrays[T any] struct {
 	cur, next  procArrays[T]
 	assignment *gpu.Buffer[uint32] // each processor's assignment
 	pointers   *gpu.Buffer[uint32] // its exclusive scan: where each block starts
+	tileTotals *gpu.Buffer[uint32] // Σ assignment of each gathering tile (gatherTile processors)
 }
 
 // procArrays are the processor arrays of one set.
@@ -78,13 +79,17 @@ func newArrays[T any](c *gpu.Context, n int) (arrays[T], error) {
 		}
 		switch b := b.(type) {
 		case **gpu.Buffer[uint32]:
-			*b, err = gpu.NewBuffer[uint32](c, n)
+			m := n
+			if b == &a.tileTotals {
+				m = max(1, (n+gatherTile-1)/gatherTile)
+			}
+			*b, err = gpu.NewBuffer[uint32](c, m)
 		case **gpu.Buffer[T]:
 			*b, err = gpu.NewBuffer[T](c, n)
 		}
 	}
 	for _, b := range []any{&a.cur.workload, &a.cur.parallelIndex, &a.cur.problem, &a.next.workload, &a.next.parallelIndex,
-		&a.next.problem, &a.assignment, &a.pointers} {
+		&a.next.problem, &a.assignment, &a.pointers, &a.tileTotals} {
 		alloc(b)
 	}
 	if err != nil {
@@ -114,6 +119,7 @@ func (a *arrays[T]) delete() {
 	}
 	a.assignment.Delete()
 	a.pointers.Delete()
+	a.tileTotals.Delete()
 }
 
 // infoWords is INFO_WORDS of shaders/balancer/info.glsl; the indices below
@@ -173,6 +179,7 @@ func (l *Loop[T]) programs() error {
 		{&l.assign, "balancer/assign.comp", map[string]string{"VARIANT": fv}},
 		{&l.place, "balancer/place.comp", map[string]string{"RECORD_WORDS": strconv.Itoa(l.words)}},
 		{&l.placeScatter, "balancer/place.comp", map[string]string{"RECORD_WORDS": strconv.Itoa(l.words), "SCATTER": "1"}},
+		{&l.placeTiles, "balancer/place.comp", map[string]string{"RECORD_WORDS": strconv.Itoa(l.words), "SCATTER": "2"}},
 	} {
 		p, err := l.c.Program(k.file, k.defs)
 		if err != nil {

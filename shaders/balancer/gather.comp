@@ -54,6 +54,9 @@ layout(std430, binding = 1) restrict buffer Info { uint info[]; };
 // savings the policy does not act on; then INFO_KEPT says so.
 layout(std430, binding = 2) writeonly buffer Assignment { uint assignment[]; };
 layout(std430, binding = 2) writeonly buffer Assignment4 { uvec4 assignment4[]; };
+// Each group's Σ assignment, where the assignment is kept: place.comp
+// SCATTER 2 starts each tile's blocks from the sums of the tiles before it.
+layout(std430, binding = 3) writeonly restrict buffer TileTotals { uint tileTotals[]; };
 uniform uint keepAbove;
 #endif
 
@@ -183,6 +186,9 @@ void main() {
     if (total != 0ul) ADD_PAIR(info, INFO_MASKED_SUM_LO, INFO_MASKED_SUM_HI, total)
 #else
     if (sCount != 0u) atomicAdd(info[INFO_ASSIGNED], sCount);
+    if (keep && dpglGroupIndex() * uint(WG_SIZE * ITEMS) < n) {
+        tileTotals[dpglGroupIndex()] = sCount;
+    }
     if (keep && dpglGroupIndex() == 0u) info[INFO_KEPT] = 1u;
     if (sMax != 0u) atomicMax(info[INFO_MAX_NEW], sMax);
     if (sMin != 0xFFFFFFFFu) atomicMin(info[INFO_MIN_NEW], sMin);
