@@ -60,6 +60,7 @@ type frame struct {
 	r       *Renderer
 	st      FrameStats
 	cleared bool // the visibility buffer is cleared for this frame
+	drawn   bool // a batch wrote the 32-bit path's depth and id buffers since
 	batch   int  // triangles to try in the next batch
 	mvp     [16]float32
 	cam     view.Camera

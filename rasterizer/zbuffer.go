@@ -69,8 +69,14 @@ func (f *frame) zBuffer(bt batch) error {
 			r.c.BindStorage(bindingWinner, r.pixelKeys)
 			r.c.BindStorage(bindingZKeys, r.zkeys)
 			r.prepare.prog[mergeKeys].SetUint("keyBase", keyBase(bt.spans))
+			cleared := int32(0)
+			if !f.drawn {
+				cleared = 1 // the batch's winners go in without a comparison
+			}
+			r.prepare.prog[mergeKeys].SetInt("cleared", cleared)
 			r.prepare.run(mergeKeys, r.opts.Width*r.opts.Height)
 		})
+		f.drawn = true
 	case r.emulate:
 		f.timedGL(StageMerge, func() {
 			r.c.BindStorage(bindingVisibility, r.depth)
@@ -80,6 +86,7 @@ func (f *frame) zBuffer(bt batch) error {
 			r.prepare.run(mergeWinners, r.opts.Width*r.opts.Height)
 		})
 	case !r.vis64:
+		f.drawn = true // by the fallback's depth pass
 		return f.timed(StageIDPass, func() error { return f.idPass(bt) })
 	}
 	return nil

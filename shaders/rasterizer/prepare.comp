@@ -76,6 +76,7 @@ layout(std430, binding = BINDING_PRIMS) restrict buffer Prim { uint primBuf[]; }
 layout(std430, binding = BINDING_WINNER) restrict buffer Winner { uint winner[]; };
 layout(std430, binding = BINDING_Z_KEYS) readonly restrict buffer ZKeyPairs { uvec2 zkeyPairs[]; }; // zbuffer.comp's keys
 uniform uint keyBase; // even: test j's key is pair keyBase/2 + j
+uniform int cleared;  // 1: nothing was drawn into the depth and id buffers since they were cleared
 #else
 layout(std430, binding = BINDING_VISIBILITY) restrict buffer Vis { uint64_t vis[]; };
 layout(std430, binding = BINDING_WINNER) restrict buffer Winner { uint winner[]; };
@@ -107,8 +108,9 @@ void main() {
     winner[2u * i] = NO_PRIMITIVE;
     uvec2 key = zkeyPairs[keyBase / 2u + j];
     uint d = key.x, id = key.y;
-    uint od = depthBuf[i];
-    if (d < od || (d == od && id < primBuf[i])) {
+    // Into the cleared buffers the winner goes as it is: every key is at
+    // most (DEPTH_MAX, id < NO_PRIMITIVE), less than the cleared pair.
+    if (cleared != 0 || d < depthBuf[i] || (d == depthBuf[i] && id < primBuf[i])) {
         depthBuf[i] = d;
         primBuf[i] = id;
     }
