@@ -25,8 +25,8 @@
 // once, not once a new processor. A lane loops over its block, so the
 // balancer takes this form only where every assignment is known to be
 // small (at most MAX(workload) and num_idle + 1, or P for Footnote1; see
-// balancer's maxScatterBlock): a vector then runs as long as its largest
-// block, and the blocks of all vectors add up to at most P.
+// balancer's maxBlock and maxScatterLoop): a vector then runs as long as
+// its largest block, and the blocks of all vectors add up to at most P.
 // SCATTER 2: SCATTER 1 without the pointers: where the gathering's last
 // pass kept the assignment, it also left each 4096-processor tile's Σ
 // assignment (tileTotals, gather.comp PASS 3), and a work group of 256
