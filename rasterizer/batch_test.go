@@ -80,15 +80,7 @@ func TestRenderBatches(t *testing.T) {
 		{"batches of 111, some over a key limit of 1500", blocks, 111, 0, 0, 1500},
 		{"unbatched over a key limit of 1", whole, 0, 0, 0, 1},
 	}
-	for _, vis32 := range []bool{true, false} {
-		if !vis32 && !c.Caps().Atomic64 {
-			if !c.Caps().Int64 {
-				t.Logf("64-bit visibility: not tested, the driver has no 64-bit integers")
-				continue
-			}
-			emulateAtomic64 = true
-			defer func() { emulateAtomic64 = false }()
-		}
+	forVisibilityPaths(t, c, func(vis32 bool) {
 		for _, pol := range balancer.Policies {
 			var first []uint32
 			for _, v := range variants {
@@ -137,7 +129,7 @@ func TestRenderBatches(t *testing.T) {
 				rd.Delete()
 			}
 		}
-	}
+	})
 }
 
 // TestGrowUpToStorageBlock: a buffer grows to the full storage block

@@ -26,19 +26,11 @@ func TestVisibilityComposite(t *testing.T) {
 	mvp := cam.MVP()
 	setup, _ := raster.SetupMesh(&mvp, soup, w, h)
 	ref := raster.Rasterize(setup, w, h)
-	for _, vis32 := range []bool{true, false} {
-		emulated := !vis32 && !c.Caps().Atomic64
-		if emulated {
-			if !c.Caps().Int64 {
-				continue
-			}
-			emulateAtomic64 = true
-		}
+	forVisibilityPaths(t, c, func(vis32 bool) {
 		o := DefaultOptions()
 		o.Width, o.Height, o.Visibility32 = w, h, vis32
 		o.ScanConversion, o.ZBuffer = quiet(o.ScanConversion), quiet(o.ZBuffer)
 		rd, err := New(s, o)
-		emulateAtomic64 = false
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,5 +85,5 @@ func TestVisibilityComposite(t *testing.T) {
 		if err := rd.Resolve(whole, cam, make([]uint64, w*h-1)); err == nil {
 			t.Fatalf("vis64 %v: Resolve of one word too few: no error", !vis32)
 		}
-	}
+	})
 }

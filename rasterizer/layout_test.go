@@ -146,17 +146,10 @@ func rendererPrograms(r *Renderer) []*gpu.Program {
 func visibilityRenderers(t *testing.T, c *gpu.Context) []*Renderer {
 	s := newScanner(t, c)
 	var out []*Renderer
-	for _, vis32 := range []bool{true, false} {
-		if !vis32 && !c.Caps().Atomic64 {
-			if !c.Caps().Int64 {
-				continue
-			}
-			emulateAtomic64 = true
-		}
+	forVisibilityPaths(t, c, func(vis32 bool) {
 		o := DefaultOptions()
 		o.Width, o.Height, o.Visibility32 = 8, 8, vis32
 		r, err := New(s, o)
-		emulateAtomic64 = false
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -166,7 +159,7 @@ func visibilityRenderers(t *testing.T, c *gpu.Context) []*Renderer {
 			t.Fatal(err)
 		}
 		out = append(out, r)
-	}
+	})
 	return out
 }
 

@@ -62,6 +62,42 @@ func quiet(cfg balancer.Config) balancer.Config {
 	return cfg
 }
 
+// forVisibilityPaths runs f on each visibility path c can run: the 32-bit
+// one, then the one-pass 64-bit one. Where the driver lacks 64-bit atomics
+// the 64-bit path's buffers, packing and id extraction still run, with a
+// lock-based stand-in for 64-bit atomicMin (emulateAtomic64, set for f's
+// call only, so that a failing f cannot leave it set for later tests);
+// where it has no 64-bit integers at all, the path is skipped and the
+// test says so.
+func forVisibilityPaths(tb testing.TB, c *gpu.Context, f func(vis32 bool)) {
+	tb.Helper()
+	for _, vis32 := range []bool{true, false} {
+		if !vis32 && !c.Caps().Atomic64 {
+			if !c.Caps().Int64 {
+				tb.Logf("64-bit visibility: not tested, the driver (%s) has no 64-bit integers", c.Caps().Renderer)
+				continue
+			}
+			tb.Logf("64-bit visibility: emulated, the driver (%s) lacks 64-bit atomics", c.Caps().Renderer)
+		}
+		func() {
+			emulateAtomic64 = !vis32 && !c.Caps().Atomic64
+			defer func() { emulateAtomic64 = false }()
+			f(vis32)
+		}()
+	}
+}
+
+// visibilityPathName names the path forVisibilityPaths runs for vis32.
+func visibilityPathName(c *gpu.Context, vis32 bool) string {
+	switch {
+	case vis32:
+		return "32-bit"
+	case c.Caps().Atomic64:
+		return "64-bit"
+	}
+	return "64-bit-emulated"
+}
+
 // TestRenderMatchesCPUReference renders a random soup (large and tiny
 // triangles, clipped ones, NaNs) under every policy and several Lanes: the
 // primitive ids equal the CPU reference's bit for bit, and the images are
@@ -77,18 +113,7 @@ func TestRenderMatchesCPUReference(t *testing.T) {
 	mvp := cam.MVP()
 	tris, cst := raster.SetupMesh(&mvp, soup, w, h)
 	ref := raster.Rasterize(tris, w, h)
-	for _, vis32 := range []bool{true, false} {
-		if !vis32 && !c.Caps().Atomic64 {
-			if !c.Caps().Int64 {
-				t.Logf("64-bit visibility: not tested, the driver (%s) has no 64-bit integers", c.Caps().Renderer)
-				continue
-			}
-			// The one-pass path's buffers, packing and id extraction
-			// still run, with a lock-based stand-in for 64-bit atomicMin.
-			t.Logf("64-bit visibility: emulated, the driver (%s) lacks 64-bit atomics", c.Caps().Renderer)
-			emulateAtomic64 = true
-			defer func() { emulateAtomic64 = false }()
-		}
+	forVisibilityPaths(t, c, func(vis32 bool) {
 		var firstImage []uint32
 		for _, pol := range balancer.Policies {
 			for _, lanes := range []int{0, 1, 13} {
@@ -134,7 +159,7 @@ func TestRenderMatchesCPUReference(t *testing.T) {
 				rd.Delete()
 			}
 		}
-	}
+	})
 }
 
 func TestRenderHostileInput(t *testing.T) {

@@ -40,26 +40,19 @@ func BenchmarkFrameStages(b *testing.B) {
 func benchmarkVisibilityPaths(b *testing.B, s *scan.Scanner, g *mesh.GPU, cam view.Camera) {
 	c := s.Context()
 	const w, h = 256, 256
-	for _, path := range []string{"32-bit", "64-bit"} {
-		if path == "64-bit" && !c.Caps().Atomic64 {
-			if !c.Caps().Int64 {
-				continue
-			}
-			emulateAtomic64 = true
-			path = "64-bit-emulated"
-		}
+	forVisibilityPaths(b, c, func(vis32 bool) {
+		path := visibilityPathName(c, vis32)
 		o := DefaultOptions()
-		o.Width, o.Height, o.Visibility32 = w, h, path == "32-bit"
+		o.Width, o.Height, o.Visibility32 = w, h, vis32
 		o.ScanConversion = quiet(balancer.Config{Policy: balancer.CostEffective, CostIterations: 16})
 		o.ZBuffer = quiet(balancer.Config{Policy: balancer.CostEffective, CostIterations: 16})
 		rd, err := New(s, o)
-		emulateAtomic64 = false
 		if err != nil {
 			b.Fatal(err)
 		}
 		b.Run(path, func(b *testing.B) { benchStages(b, rd, g, cam) })
 		rd.Delete()
-	}
+	})
 }
 
 // stageKey is a stage's name as a benchmark metric unit (no spaces).

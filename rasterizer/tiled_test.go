@@ -80,15 +80,7 @@ func TestTiledMatchesPaperRenderer(t *testing.T) {
 	s := newScanner(t, c)
 	scenes := tiledScenes(t)
 	sizes := [][2]int{{1, 1}, {7, 9}, {64, 64}, {96, 80}, {33, 130}}
-	for _, vis32 := range []bool{true, false} {
-		if !vis32 && !c.Caps().Atomic64 {
-			if !c.Caps().Int64 {
-				t.Logf("64-bit visibility: not tested, the driver has no 64-bit integers")
-				continue
-			}
-			emulateAtomic64 = true
-			defer func() { emulateAtomic64 = false }()
-		}
+	forVisibilityPaths(t, c, func(vis32 bool) {
 		for _, size := range sizes {
 			w, h := size[0], size[1]
 			o := DefaultOptions()
@@ -177,7 +169,7 @@ func TestTiledMatchesPaperRenderer(t *testing.T) {
 			paper.Delete()
 			tiled.Delete()
 		}
-	}
+	})
 }
 
 // TestTiledBlocks draws a mesh of several blocks on the tiled path, whole

@@ -32,14 +32,7 @@ func TestVisibilityUnderContention(t *testing.T) {
 	mvp := cam.MVP()
 	tris, _ := raster.SetupMesh(&mvp, soup, w, h)
 	ref := raster.Rasterize(tris, w, h)
-	for _, vis32 := range []bool{true, false} {
-		if !vis32 && !c.Caps().Atomic64 {
-			if !c.Caps().Int64 {
-				continue
-			}
-			emulateAtomic64 = true
-			defer func() { emulateAtomic64 = false }()
-		}
+	forVisibilityPaths(t, c, func(vis32 bool) {
 		for _, pol := range balancer.Policies {
 			for _, lanes := range []int{0, 7, -1} {
 				// -1: the 32-bit path's two-pass fallback (no keys fit).
@@ -75,5 +68,5 @@ func TestVisibilityUnderContention(t *testing.T) {
 				rd.Delete()
 			}
 		}
-	}
+	})
 }
