@@ -41,6 +41,12 @@ type scanJob struct {
 	tails            int
 	tailSrc, tailDst gpu.Storage
 	tailLen          int
+	// counts: seg pairs count their heads (HEAD_COUNTS), and every level
+	// of reduce-then-scan carries the counts in levelHeads; with outRuns
+	// the fused runs, whose records are the keys in flags and whose tails
+	// write their run's op (tailsSums). Reduce-then-scan only. unit: the
+	// values are all 1 and src is not read.
+	counts, unit bool
 	// mapPredicate: the elements, of TYPE predType, are counted where the
 	// GLSL expression pred, or the user's kernel, holds.
 	predType int
@@ -117,9 +123,10 @@ func (s *Scanner) level0(p *gpu.Program, j *scanJob) {
 		c.BindStorage(4, j.dst)
 		c.BindStorage(5, j.dst)
 	} else {
-		if j.loadMap() == mapPredicate {
+		if j.loadMap() == mapPredicate || j.seg {
 			c.BindStorage(0, j.src)
-		} else {
+		}
+		if j.loadMap() != mapPredicate {
 			c.BindStorage(2, j.flags)
 			c.BindStorage(3, j.flags)
 		}
@@ -161,7 +168,7 @@ func (j *scanJob) bindUser(p *gpu.Program) {
 func (j *scanJob) key(carry int, sub bool) progKey {
 	k := progKey{file: "scan/scan.comp", typ: j.typ, op: j.op, seg: j.seg, carry: carry,
 		out: j.out, total: j.total != nil, words: max(j.words, 1), sub: sub, spin: -1,
-		mapMode: j.loadMap(), keyWords: j.keyWords, tails: j.tails}
+		mapMode: j.loadMap(), keyWords: j.keyWords, tails: j.tails, counts: j.counts, unit: j.unit}
 	if j.out != outRuns {
 		k.tails = tailsNone
 	}
@@ -171,7 +178,8 @@ func (j *scanJob) key(carry int, sub bool) progKey {
 
 // reduceKey is the key of reduce.comp reading level 0 of j.
 func (j *scanJob) reduceKey() progKey {
-	k := progKey{file: "scan/reduce.comp", typ: j.typ, op: j.op, seg: j.seg, mapMode: j.loadMap(), keyWords: j.keyWords, sub: true}
+	k := progKey{file: "scan/reduce.comp", typ: j.typ, op: j.op, seg: j.seg, mapMode: j.loadMap(), keyWords: j.keyWords, sub: true,
+		counts: j.counts, unit: j.unit}
 	j.predKey(&k)
 	return k
 }
@@ -184,6 +192,9 @@ func (j *scanJob) predKey(k *progKey) {
 
 // runLookBack scans in one dispatch.
 func (s *Scanner) runLookBack(j *scanJob) Plan {
+	if j.counts {
+		panic("scan: " + j.fn + ": head counts on the look-back path") // a bug: the callers check pathFor
+	}
 	c := s.c
 	tiles := max(1, ceilDiv(j.n, s.tile))
 	old := s.state
@@ -235,7 +246,7 @@ func (s *Scanner) runLevels(j *scanJob) Plan {
 
 	// Down: reduce each level's tiles into the next level.
 	for k := 0; k < L; k++ {
-		rk := progKey{file: "scan/reduce.comp", typ: j.typ, op: j.op, seg: j.seg, sub: true}
+		rk := progKey{file: "scan/reduce.comp", typ: j.typ, op: j.op, seg: j.seg, sub: true, counts: j.counts}
 		if k == 0 {
 			rk = j.reduceKey() // level 0 reads the job's input as its MAP says
 		}
@@ -278,7 +289,7 @@ func (s *Scanner) runLevels(j *scanJob) Plan {
 		if k == L {
 			carry = 0
 		}
-		up := scanJob{typ: j.typ, op: j.op, seg: j.seg}
+		up := scanJob{typ: j.typ, op: j.op, seg: j.seg, counts: j.counts}
 		if k == L && j.levelTotal != nil {
 			up.total = j.levelTotal
 		}
@@ -293,6 +304,14 @@ func (s *Scanner) runLevels(j *scanJob) Plan {
 		c.BindStorage(5, lvl(k))
 		if carry == 1 {
 			c.BindStorage(6, lvl(k+1))
+		}
+		if j.counts {
+			// Exclusive counts of heads, in place of the counts read; the
+			// carried ones from the level above.
+			c.BindStorage(9, heads(k))
+			if carry == 1 {
+				c.BindStorage(8, heads(k+1))
+			}
 		}
 		if up.total != nil {
 			c.BindStorage(7, up.total)
@@ -316,6 +335,9 @@ func (s *Scanner) runLevels(j *scanJob) Plan {
 	s.level0(p, j)
 	if carry == 1 {
 		c.BindStorage(6, lvl(1))
+		if j.counts {
+			c.BindStorage(8, heads(1))
+		}
 	}
 	p.Dispatch1D(max(1, ceilDiv(j.n, s.tile)))
 	plan.Dispatches++

@@ -57,6 +57,6 @@ var Modes = map[string]int{
 	"OUT_VALUES": outValues, "OUT_SEGMENTED_COPY": outSegmentedCopy, "OUT_COMPACT": outCompact,
 	"OUT_PARTITION": outPartition, "OUT_RUNS": outRuns,
 	"MAP_VALUES": mapValues, "MAP_COUNT": mapCount, "MAP_HEAD_INDEX": mapHeadIndex, "MAP_PREDICATE": mapPredicate,
-	"TAILS_NONE": tailsNone, "TAILS_ENDS": tailsEnds, "TAILS_VALUES": tailsValues,
+	"TAILS_NONE": tailsNone, "TAILS_ENDS": tailsEnds, "TAILS_VALUES": tailsValues, "TAILS_SUMS": tailsSums,
 	"SCAN_FIRST_FREE_BINDING": FirstFreeBinding,
 }

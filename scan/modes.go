@@ -25,6 +25,7 @@ const (
 	tailsNone   = 0 // TAILS_NONE
 	tailsEnds   = 1 // TAILS_ENDS: its index + 1
 	tailsValues = 2 // TAILS_VALUES: tailSrc at its index
+	tailsSums   = 3 // TAILS_SUMS: the run's op, from a segmented scan with head counts
 )
 
 // FirstFreeBinding is the first shader storage binding that a user's
@@ -37,6 +38,9 @@ const FirstFreeBinding = 10
 func (j *scanJob) loadMap() int {
 	if j.pred != "" || j.user != nil {
 		return mapPredicate
+	}
+	if j.seg {
+		return mapValues // with head flags (the fused runs: computed from keys)
 	}
 	switch j.out {
 	case outValues:

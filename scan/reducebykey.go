@@ -11,11 +11,15 @@ import "github.com/dpgl/dpgl/gpu"
 // past uniqueKeys.Len() (or sums.Len()) are dropped from it. Outputs may
 // not overlap each other or the inputs. Integer sums and Max and Min are
 // exact; float Add rounds as the segmented scans do (see Determinism).
-// Two passes, reading the keys in each: a segmented inclusive scan of
-// the values restarting where the keys change (found as the tiles load
-// them) leaves each run's op at its last element; then Unique's pass,
-// in which that last element also copies it to sums. Scratch: one word per
-// key. It waits for the GPU.
+// By reduce-then-scan (CPU drivers, and arrays of one tile) one scan of
+// (heads, value) pairs, the heads found where the keys change as the tiles
+// load them: each head's count of heads before it is its run's index, and
+// in the last pass each head writes its key and each run's last element
+// the run's op; no scratch. On the look-back path (whose published flags
+// cannot count) two passes, reading the keys in each: a segmented
+// inclusive scan of the values leaves each run's op at its last element;
+// then Unique's pass, in which that last element also copies it to sums;
+// scratch: one word per key. It waits for the GPU.
 func ReduceByKey[K any, V Elem](s *Scanner, uniqueKeys gpu.Array[K], sums gpu.Array[V], keys gpu.Array[K], values gpu.Array[V], op Op) int {
 	const fn = "ReduceByKey"
 	s.live(fn)
@@ -36,6 +40,17 @@ func ReduceByKey[K any, V Elem](s *Scanner, uniqueKeys gpu.Array[K], sums gpu.Ar
 	typ := typeOf[V]()
 	var count int
 	s.c.Do(func() {
+		// The value init is never used: element 0 heads a run.
+		fused := &scanJob{fn: fn, typ: typ, op: op, seg: true, counts: true, out: outRuns, words: w, keyWords: w, n: n,
+			src: values, flags: keys, dst: uniqueKeys, dstLen: array(s, fn, "uniqueKeys", uniqueKeys),
+			tails: tailsSums, tailDst: sums, tailLen: m, floatAdd: typ == 2 && op == Add}
+		if s.pathFor(fused) == PathReduceThenScan {
+			var err error
+			if count, err = s.compactCount(fused); err != nil {
+				panic(err) // no user code: a bug in this package
+			}
+			return
+		}
 		scanned := s.scratch(fn, scratchPos, n)
 		if n > 0 {
 			s.run(&scanJob{fn: fn, typ: typ, op: op, seg: true, keyWords: w, n: n, src: values, flags: keys, dst: scanned,

@@ -80,27 +80,50 @@ func runCases[K, V scan.Elem](t *testing.T, c *gpu.Context, s *scan.Scanner, cfg
 }
 
 // Keys may be records of several words, equal when every word is; outputs
-// shorter than the number of runs take the first runs.
+// shorter than the number of runs take the first runs, each output as far
+// as it reaches. On both paths: reduce-then-scan runs the fused kernel
+// (the keys' records moved from the key binding, head counts in every
+// level), look-back the two passes.
 func TestRunsRecords(t *testing.T) {
 	c := gputest.Context(t)
-	s := primScanner(t, c, config{opt: scan.Options{Path: scan.PathLookBack, GroupSize: 8, Vectors: 1}})
 	type key struct{ A, B uint32 }
-	rng := gputest.Rand(t)
-	for _, n := range []int{1, 31, 33, 2000} {
-		keys := make([]key, n)
-		for i := range keys {
-			keys[i] = key{uint32(rng.IntN(2)), uint32(rng.IntN(2))}
+	for _, path := range []scan.Path{scan.PathLookBack, scan.PathReduceThenScan} {
+		s := primScanner(t, c, config{opt: scan.Options{Path: path, GroupSize: 8, Vectors: 1}})
+		rng := gputest.Rand(t)
+		for _, n := range []int{1, 31, 33, 2000} {
+			keys := make([]key, n)
+			vals := input[float32](rng, "random", n)
+			for i := range keys {
+				keys[i] = key{uint32(rng.IntN(2)), uint32(rng.IntN(2))}
+			}
+			kb := gpu.Array[key](upload(t, c, keys))
+			vb := gpu.Array[float32](upload(t, c, vals))
+			wu, wl, starts := cpuRuns(keys)
+			m := max(1, len(wu)/2)
+			g := guarded(t, c, m, key{7, 7}, nil)
+			gl := guarded(t, c, m+1, uint32(0xDEADBEEF), nil)
+			what := fmt.Sprintf("%v: RunLengthEncode of 8-byte keys n=%d into %d and %d", path, n, m, m+1)
+			if k := scan.RunLengthEncode(s, g.View, gl.View, kb); k != len(wu) {
+				t.Fatalf("%s: %d runs, want %d", what, k, len(wu))
+			}
+			checkBits(t, what, g.Check(t, what), wu[:m])
+			checkBits(t, what, gl.Check(t, what)[:min(m+1, len(wu))], wl[:min(m+1, len(wu))])
+
+			for _, op := range []scan.Op{scan.Add, scan.Max} {
+				what = fmt.Sprintf("%v: ReduceByKey %v of 8-byte keys n=%d into %d and %d", path, op, n, m+1, m)
+				gk := guarded(t, c, m+1, key{7, 7}, nil)
+				gs := guarded(t, c, m, float32(-3), nil)
+				if k := scan.ReduceByKey(s, gk.View, gs.View, kb, vb, op); k != len(wu) {
+					t.Fatalf("%s: %d runs, want %d", what, k, len(wu))
+				}
+				checkBits(t, what, gk.Check(t, what)[:min(m+1, len(wu))], wu[:min(m+1, len(wu))])
+				got := gs.Check(t, what)
+				for r := range m {
+					seg := vals[starts[r] : starts[r]+int(wl[r])]
+					lastOf(cpuScan(seg, nil, op, ident[float32](op), true)).check(t, fmt.Sprintf("%s run %d", what, r), got[r:r+1])
+				}
+			}
 		}
-		wu, wl, _ := cpuRuns(keys)
-		m := max(1, len(wu)/2)
-		g := guarded(t, c, m, key{7, 7}, nil)
-		gl := guarded(t, c, m, uint32(0xDEADBEEF), nil)
-		what := fmt.Sprintf("RunLengthEncode of 8-byte keys n=%d into %d", n, m)
-		if k := scan.RunLengthEncode(s, g.View, gl.View, gpu.Array[key](upload(t, c, keys))); k != len(wu) {
-			t.Fatalf("%s: %d runs, want %d", what, k, len(wu))
-		}
-		checkBits(t, what, g.Check(t, what), wu[:m])
-		checkBits(t, what, gl.Check(t, what), wl[:m])
 	}
 }
 

@@ -15,6 +15,10 @@
 // keys starts (e = 0 or key e-1 differs from key e in some word), so that
 // unique, run-length encoding and reduce-by-key read their keys once.
 // Element 0 always heads a segment. Elements at or past n are the identity.
+// With HEAD_COUNTS (elem.glsl) and no keys (the levels above a fused run
+// primitive's level 0), flags[e] is a count of heads, taken as it is.
+// UNIT_VALUES (SEGMENTED, MAP_VALUES): every value is 1 and src is not
+// read (run-length encoding: a run's op is its length).
 //
 // Each array is bound twice, as vectors and as scalars: the scalar view
 // reads the last, partial vector, which the vector view would read past the
@@ -31,10 +35,13 @@
 #ifndef LOAD_RECORDS
 #define LOAD_RECORDS 0
 #endif
+#ifndef UNIT_VALUES
+#define UNIT_VALUES 0
+#endif
 
 uniform uint n; // elements
 
-#define READS_SRC (MAP == MAP_VALUES || MAP == MAP_PREDICATE)
+#define READS_SRC (MAP == MAP_VALUES && !UNIT_VALUES || MAP == MAP_PREDICATE)
 #define READS_FLAGS (MAP == MAP_COUNT || MAP == MAP_HEAD_INDEX || SEGMENTED)
 
 #if READS_SRC
@@ -103,6 +110,8 @@ V elemOf(uint e, T v, uint f) {
     return f != 0u ? 1u : 0u;
 #elif MAP == MAP_HEAD_INDEX
     return f != 0u ? e : 0u;
+#elif SEGMENTED && HEAD_COUNTS && KEY_WORDS == 0
+    return Seg(f, v);
 #elif SEGMENTED
     return Seg(f != 0u || e == 0u ? 1u : 0u, v);
 #else
@@ -130,7 +139,11 @@ uvec4 loadedWords;
 // loadVec sets x to elements 4j .. 4j+3.
 void loadVec(uint j, out V x[4]) {
     uint e0 = 4u * j;
+#if UNIT_VALUES
+    T4 v = T4(1);
+#else
     T4 v = T4(ident());
+#endif
     uvec4 f = uvec4(0u);
 #if RECORDS_LOADED
     loadedWords = uvec4(0u);
@@ -138,7 +151,7 @@ void loadVec(uint j, out V x[4]) {
     if (e0 + 3u < n) {
 #if READS_SRC
         v = src4[j];
-#if RECORDS_LOADED
+#if RECORDS_LOADED && !READS_FLAGS
         loadedWords = uvec4(v);
 #endif
 #endif
@@ -167,7 +180,7 @@ void loadVec(uint j, out V x[4]) {
     for (uint e = e0; e < tailEnd(e0); e++) {
 #if READS_SRC
         v[e - e0] = src1[e];
-#if RECORDS_LOADED
+#if RECORDS_LOADED && !READS_FLAGS
         loadedWords[e - e0] = uint(v[e - e0]);
 #endif
 #endif

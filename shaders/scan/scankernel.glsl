@@ -32,6 +32,9 @@
 #ifndef TAILS
 #define TAILS 0
 #endif
+#ifndef HEAD_COUNTS
+#define HEAD_COUNTS 0
+#endif
 
 #if SUBGROUP && !SUBGROUP_EMULATE
 #extension GL_KHR_shader_subgroup_basic : require
@@ -128,6 +131,15 @@ layout(std430, binding = 5) writeonly buffer RecDst { uint recDst[]; };
 #if CARRY == 1
 layout(std430, binding = 6) readonly buffer Carry { uint carryIn[]; };
 #endif
+#if HEAD_COUNTS && CARRY == 1
+// The heads before each tile (the level above's exclusive counts).
+layout(std430, binding = 8) readonly buffer CountCarry { uint countCarryIn[]; };
+#endif
+#if HEAD_COUNTS && OUT == OUT_VALUES
+// The levels above level 0 also write each element's exclusive count of
+// heads (in place of the counts they read).
+layout(std430, binding = 9) writeonly buffer CountDst { uint countDst[]; };
+#endif
 #if TOTAL
 layout(std430, binding = 7) writeonly buffer Total { uint totalOut[]; };
 #elif OUT == OUT_PARTITION
@@ -141,11 +153,26 @@ layout(std430, binding = 9) writeonly buffer TailDst { uint tailDst[]; };
 #endif
 
 #if OUT != OUT_VALUES
+// The records moved: src1, or for the fused runs (SEGMENTED, whose src
+// holds the values) the keys.
+#if SEGMENTED
+#define recSrc flags1
+#else
+#define recSrc src1
+#endif
 void copyRecord(uint to, uint from) {
     for (uint w = 0u; w < uint(RECORD_WORDS); w++) {
-        recDst[to * uint(RECORD_WORDS) + w] = src1[from * uint(RECORD_WORDS) + w];
+        recDst[to * uint(RECORD_WORDS) + w] = recSrc[from * uint(RECORD_WORDS) + w];
     }
 }
+
+// countOf is the number of counted elements (heads) in a, which is a count
+// (V is uint) or, for the fused runs, a (head count, value) pair.
+#if SEGMENTED
+uint countOf(V a) { return a.f; }
+#else
+uint countOf(V a) { return a; }
+#endif
 #endif
 
 #if OUT == OUT_COMPACT || OUT == OUT_RUNS
@@ -192,6 +219,13 @@ void store(uint j, uint i, V x[4], V ex[4], V inc[4], bool nextHead, uvec4 words
     for (uint e = e0; e < tailEnd(e0); e++) {
         dst1[e] = o[e - e0];
     }
+#if HEAD_COUNTS
+    for (uint k = 0u; k < 4u; k++) {
+        if (e0 + k < n) {
+            countDst[e0 + k] = ex[k].f;
+        }
+    }
+#endif
 #elif OUT == OUT_SEGMENTED_COPY
     // inc[k] is the index of element e0+k's head.
     bool whole = RECORD_WORDS == 1 && e0 + 3u < n;
@@ -212,14 +246,15 @@ void store(uint j, uint i, V x[4], V ex[4], V inc[4], bool nextHead, uvec4 words
         }
     }
 #else
-    // OUT_COMPACT, OUT_RUNS: x[k] is 1 for a kept element (a run's head),
-    // ex[k] the number kept before it.
+    // OUT_COMPACT, OUT_RUNS: x[k] counts 1 for a kept element (a run's
+    // head), ex[k] the number kept before it.
     for (uint k = 0u; k < 4u; k++) {
-        if ((x[k] != 0u || 4u * i + k < keepEnd) && ex[k] < dstLen) {
+        uint r = countOf(ex[k]);
+        if ((countOf(x[k]) != 0u || 4u * i + k < keepEnd) && r < dstLen) {
 #if RECORDS_LOADED
-            recDst[ex[k]] = words[k];
+            recDst[r] = words[k];
 #else
-            copyRecord(ex[k], e0 + k);
+            copyRecord(r, e0 + k);
 #endif
         }
     }
@@ -231,20 +266,27 @@ void store(uint j, uint i, V x[4], V ex[4], V inc[4], bool nextHead, uvec4 words
     // nextHead says.
     for (uint k = 0u; k < 4u; k++) {
         uint e = e0 + k;
-        bool tail = e + 1u == n || (k < 3u ? x[k + 1u] != 0u : nextHead);
-        if (e < n && (tail || 4u * i + k < tailsEnd) && inc[k] - 1u < tailLen) {
+        uint r = countOf(inc[k]) - 1u;
+        bool tail = e + 1u == n || (k < 3u ? countOf(x[k + 1u]) != 0u : nextHead);
+        if (e < n && (tail || 4u * i + k < tailsEnd) && r < tailLen) {
 #if TAILS == TAILS_ENDS
-            tailDst[inc[k] - 1u] = e + 1u;
-#else
-            tailDst[inc[k] - 1u] = tailSrc[e];
+            tailDst[r] = e + 1u;
+#elif TAILS == TAILS_VALUES
+            tailDst[r] = tailSrc[e];
+#else // TAILS_SUMS: the run's op so far, at its tail the whole run's
+            tailDst[r] = toBits(valOf(inc[k]));
 #endif
         }
     }
 #endif
 #endif
-#if TOTAL
+#if TOTAL && OUT == OUT_VALUES
     if (n - 1u - e0 < 4u) {
         totalOut[totalAt] = toBits(valOf(inc[n - 1u - e0]));
+    }
+#elif TOTAL
+    if (n - 1u - e0 < 4u) {
+        totalOut[totalAt] = countOf(inc[n - 1u - e0]);
     }
 #endif
 }
@@ -274,7 +316,7 @@ void main() {
     if (!sgUsable()) {
         for (uint i = 0u; i < uint(VEC); i++) {
             for (uint k = 0u; k < 4u; k++) {
-                keepEnd = x[i][k] != 0u ? 4u * i + k + 1u : keepEnd;
+                keepEnd = countOf(x[i][k]) != 0u ? 4u * i + k + 1u : keepEnd;
             }
         }
     }
@@ -288,7 +330,7 @@ void main() {
         for (uint i = 0u; i < uint(VEC); i++) {
             for (uint k = 0u; k < 4u; k++) {
                 uint e = 4u * (v0 + tileVec(i)) + k;
-                bool next = k < 3u ? x[i][k + 1u] != 0u : (i + 1u < uint(VEC) ? x[i + 1u][0] != 0u : laneNextHead);
+                bool next = k < 3u ? countOf(x[i][k + 1u]) != 0u : (i + 1u < uint(VEC) ? countOf(x[i + 1u][0]) != 0u : laneNextHead);
                 tailsEnd = e < n && (e + 1u == n || next) ? 4u * i + k + 1u : tailsEnd;
             }
         }
@@ -303,6 +345,8 @@ void main() {
     V first = vOf(fromBits(initBits));
 #if CARRY == 0
     V before = first;
+#elif CARRY == 1 && HEAD_COUNTS
+    V before = Seg(countCarryIn[tile], fromBits(carryIn[tile]));
 #elif CARRY == 1
     V before = vOf(fromBits(carryIn[tile]));
 #else
@@ -328,7 +372,7 @@ void main() {
             uint eNext = 4u * (v0 + tileVec(i)) + 4u;
             nextHead = eNext < n && keyHead(eNext);
         } else {
-            nextHead = i + 1u < uint(VEC) ? x[i + 1u][0] != 0u : laneNextHead;
+            nextHead = i + 1u < uint(VEC) ? countOf(x[i + 1u][0]) != 0u : laneNextHead;
         }
 #endif
         uvec4 w = uvec4(0u);
