@@ -141,7 +141,11 @@
 //	                 the one before, as the tile loads, and compacted
 //	RunLengthEncode  Unique's pass, in which each run's last key also
 //	                 writes the run's end; a pass over the runs for lengths
-//	ReduceByKey      a segmented scan whose heads are found the same way,
+//	ReduceByKey      by reduce-then-scan one scan of (head count, value)
+//	                 pairs, the heads found as in Unique: a head's count
+//	                 is its run's index, heads move their keys and each
+//	                 run's last element the run's op. On the look-back
+//	                 path (whose flags cannot count) a segmented scan,
 //	                 then Unique's pass, in which each run's last element
 //	                 also moves the run's total
 //	SegmentedReduce  a segment per offsets[j]..offsets[j+1], empty ones

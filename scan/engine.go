@@ -43,10 +43,9 @@ type scanJob struct {
 	tailLen          int
 	// counts: seg pairs count their heads (HEAD_COUNTS), and every level
 	// of reduce-then-scan carries the counts in levelHeads; with outRuns
-	// the fused runs, whose records are the keys in flags and whose tails
-	// write their run's op (tailsSums). Reduce-then-scan only. unit: the
-	// values are all 1 and src is not read.
-	counts, unit bool
+	// the fused reduce-by-key, whose records are the keys in flags and
+	// whose tails write their run's op (tailsSums). Reduce-then-scan only.
+	counts bool
 	// mapPredicate: the elements, of TYPE predType, are counted where the
 	// GLSL expression pred, or the user's kernel, holds.
 	predType int
@@ -168,7 +167,7 @@ func (j *scanJob) bindUser(p *gpu.Program) {
 func (j *scanJob) key(carry int, sub bool) progKey {
 	k := progKey{file: "scan/scan.comp", typ: j.typ, op: j.op, seg: j.seg, carry: carry,
 		out: j.out, total: j.total != nil, words: max(j.words, 1), sub: sub, spin: -1,
-		mapMode: j.loadMap(), keyWords: j.keyWords, tails: j.tails, counts: j.counts, unit: j.unit}
+		mapMode: j.loadMap(), keyWords: j.keyWords, tails: j.tails, counts: j.counts}
 	if j.out != outRuns {
 		k.tails = tailsNone
 	}
@@ -179,7 +178,7 @@ func (j *scanJob) key(carry int, sub bool) progKey {
 // reduceKey is the key of reduce.comp reading level 0 of j.
 func (j *scanJob) reduceKey() progKey {
 	k := progKey{file: "scan/reduce.comp", typ: j.typ, op: j.op, seg: j.seg, mapMode: j.loadMap(), keyWords: j.keyWords, sub: true,
-		counts: j.counts, unit: j.unit}
+		counts: j.counts}
 	j.predKey(&k)
 	return k
 }

@@ -40,7 +40,7 @@ func (j *scanJob) loadMap() int {
 		return mapPredicate
 	}
 	if j.seg {
-		return mapValues // with head flags (the fused runs: computed from keys)
+		return mapValues // with head flags (fused reduce-by-key: computed from keys)
 	}
 	switch j.out {
 	case outValues:

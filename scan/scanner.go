@@ -308,7 +308,6 @@ type progKey struct {
 	keyWords int        // load.glsl's KEY_WORDS: flags are the heads of runs of keys
 	tails    int        // scan.comp's TAILS (OUT_RUNS)
 	counts   bool       // elem.glsl's HEAD_COUNTS: segmented pairs count their heads
-	unit     bool       // load.glsl's UNIT_VALUES: every value is 1
 	predType int        // MAP_PREDICATE: the elements' TYPE (PRED_TYPE)
 	pred     string     // MAP_PREDICATE: the user's expression (PRED_EXPR), or
 	user     *Predicate // the user's kernel file, built around select.glsl
@@ -340,9 +339,6 @@ func (k progKey) defines(s *Scanner) map[string]string {
 		}
 		if k.counts {
 			d["HEAD_COUNTS"] = "1"
-		}
-		if k.unit {
-			d["UNIT_VALUES"] = "1"
 		}
 		if k.mapMode == mapPredicate {
 			d["PRED_TYPE"] = strconv.Itoa(k.predType)

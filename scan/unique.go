@@ -27,14 +27,10 @@ func Unique[K any](s *Scanner, dst, keys gpu.Array[K]) int {
 // the number of runs: 1 1 2 2 2 1 3 3 gives 1 2 1 3 and 2 3 1 2. Keys are
 // compared by their bits as in Unique. Runs past unique.Len() (or
 // lengths.Len()) are dropped from it. unique and lengths may not overlap
-// each other or keys. By reduce-then-scan (CPU drivers, and arrays of one
-// tile) one scan of (heads, length) pairs: a segmented count of the keys
-// whose heads are found as the tiles load them, in whose last pass each
-// head writes its key and each run's last key the run's length; no
-// scratch. On the look-back path two passes: Unique's, in which the last
-// key of each run also writes where the run ends, and one over the runs
-// that takes the differences of the ends; scratch: one word per key. It
-// waits for the GPU.
+// each other or keys. Two passes: Unique's, in which the last key of each
+// run also writes where the run ends, and one over the runs that takes the
+// differences of the ends. Scratch: one word per key. It waits for the
+// GPU.
 func RunLengthEncode[K any](s *Scanner, unique gpu.Array[K], lengths gpu.Array[uint32], keys gpu.Array[K]) int {
 	const fn = "RunLengthEncode"
 	s.live(fn)
@@ -48,15 +44,6 @@ func RunLengthEncode[K any](s *Scanner, unique gpu.Array[K], lengths gpu.Array[u
 	var count int
 	c := s.c
 	c.Do(func() {
-		fused := &scanJob{fn: fn, typ: 0, op: Add, seg: true, counts: true, unit: true, out: outRuns, words: w, keyWords: w, n: n,
-			src: keys, flags: keys, dst: unique, dstLen: mu, tails: tailsSums, tailDst: lengths, tailLen: m}
-		if s.pathFor(fused) == PathReduceThenScan {
-			var err error
-			if count, err = s.compactCount(fused); err != nil {
-				panic(err) // no user code: a bug in this package
-			}
-			return
-		}
 		ends := s.scratch(fn, scratchEnds, n)
 		count, _ = s.compactCount(&scanJob{fn: fn, typ: 0, op: Add, out: outRuns, words: w, keyWords: w, n: n,
 			src: keys, flags: keys, dst: unique, dstLen: mu, tails: tailsEnds, tailDst: ends, tailLen: n})

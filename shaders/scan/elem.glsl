@@ -3,7 +3,7 @@
 // the tile code combines: T itself, or for SEGMENTED a (head flag, value)
 // pair whose operator restarts at heads.
 //
-// HEAD_COUNTS (SEGMENTED; the fused run primitives, reduce-then-scan only):
+// HEAD_COUNTS (SEGMENTED; the fused reduce-by-key, reduce-then-scan only):
 // f counts the heads in the range instead of flagging them, so that one
 // scan gives both a run's index (the heads before it) and its op. Counts
 // do not fit the look-back's one flag bit.

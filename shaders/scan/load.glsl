@@ -15,10 +15,8 @@
 // keys starts (e = 0 or key e-1 differs from key e in some word), so that
 // unique, run-length encoding and reduce-by-key read their keys once.
 // Element 0 always heads a segment. Elements at or past n are the identity.
-// With HEAD_COUNTS (elem.glsl) and no keys (the levels above a fused run
-// primitive's level 0), flags[e] is a count of heads, taken as it is.
-// UNIT_VALUES (SEGMENTED, MAP_VALUES): every value is 1 and src is not
-// read (run-length encoding: a run's op is its length).
+// With HEAD_COUNTS (elem.glsl) and no keys (the levels above the level 0
+// of a fused reduce-by-key), flags[e] is a count of heads, taken as is.
 //
 // Each array is bound twice, as vectors and as scalars: the scalar view
 // reads the last, partial vector, which the vector view would read past the
@@ -35,13 +33,10 @@
 #ifndef LOAD_RECORDS
 #define LOAD_RECORDS 0
 #endif
-#ifndef UNIT_VALUES
-#define UNIT_VALUES 0
-#endif
 
 uniform uint n; // elements
 
-#define READS_SRC (MAP == MAP_VALUES && !UNIT_VALUES || MAP == MAP_PREDICATE)
+#define READS_SRC (MAP == MAP_VALUES || MAP == MAP_PREDICATE)
 #define READS_FLAGS (MAP == MAP_COUNT || MAP == MAP_HEAD_INDEX || SEGMENTED)
 
 #if READS_SRC
@@ -139,11 +134,7 @@ uvec4 loadedWords;
 // loadVec sets x to elements 4j .. 4j+3.
 void loadVec(uint j, out V x[4]) {
     uint e0 = 4u * j;
-#if UNIT_VALUES
-    T4 v = T4(1);
-#else
     T4 v = T4(ident());
-#endif
     uvec4 f = uvec4(0u);
 #if RECORDS_LOADED
     loadedWords = uvec4(0u);

@@ -23,12 +23,12 @@
 //   OUT_RUNS            OUT_COMPACT of run heads (KEY_WORDS), and the tail
 //                       e of run r writes tailDst[r] (TAILS) when r <
 //                       tailLen. SEGMENTED with HEAD_COUNTS (the fused
-//                       run-length encoding and reduce-by-key, CARRY 0
-//                       or 1): the scan is of (heads, value) pairs, the
-//                       values src (or 1: UNIT_VALUES), the keys' records
-//                       moved from binding 3, and the tail writes its
-//                       run's op (TAILS_SUMS); the levels above scan
-//                       their counts too (OUT_VALUES with HEAD_COUNTS).
+//                       reduce-by-key, CARRY 0 or 1): the scan is of
+//                       (heads, value) pairs, the values src, the keys'
+//                       records moved from binding 3, and the tail
+//                       writes its run's op (TAILS_SUMS); the levels
+//                       above scan their counts too (OUT_VALUES with
+//                       HEAD_COUNTS).
 //   TOTAL    also write the op of all n elements (bits) to total[totalAt].
 //
 // lint: TYPE=1 OP=1 CARRY=1
@@ -48,7 +48,7 @@
 // lint: OP=0 OUT=4 TAILS=1 CARRY=2 RECORD_WORDS=1 KEY_WORDS=1 TOTAL=1
 // lint: OP=0 OUT=4 TAILS=2 CARRY=1 RECORD_WORDS=2 KEY_WORDS=2 TOTAL=1
 // lint: TYPE=2 OP=1 SEGMENTED=1 HEAD_COUNTS=1 OUT=4 TAILS=3 CARRY=1 RECORD_WORDS=1 KEY_WORDS=1 TOTAL=1
-// lint: TYPE=0 OP=0 SEGMENTED=1 HEAD_COUNTS=1 UNIT_VALUES=1 OUT=4 TAILS=3 CARRY=0 RECORD_WORDS=2 KEY_WORDS=2 TOTAL=1
+// lint: TYPE=0 OP=0 SEGMENTED=1 HEAD_COUNTS=1 OUT=4 TAILS=3 CARRY=0 RECORD_WORDS=2 KEY_WORDS=2 TOTAL=1
 // lint: TYPE=1 OP=2 SEGMENTED=1 HEAD_COUNTS=1 CARRY=1
 // lint: TYPE=1 OP=2 SEGMENTED=1 HEAD_COUNTS=1 CARRY=0
 // lint: SUBGROUP=1 SG_SIZE=32 TYPE=2 OP=0 SEGMENTED=1 HEAD_COUNTS=1 OUT=4 TAILS=3 CARRY=1 RECORD_WORDS=1 KEY_WORDS=1 TOTAL=1

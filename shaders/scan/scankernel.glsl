@@ -153,7 +153,7 @@ layout(std430, binding = 9) writeonly buffer TailDst { uint tailDst[]; };
 #endif
 
 #if OUT != OUT_VALUES
-// The records moved: src1, or for the fused runs (SEGMENTED, whose src
+// The records moved: src1, or for fused reduce-by-key (SEGMENTED, whose src
 // holds the values) the keys.
 #if SEGMENTED
 #define recSrc flags1
@@ -167,7 +167,7 @@ void copyRecord(uint to, uint from) {
 }
 
 // countOf is the number of counted elements (heads) in a, which is a count
-// (V is uint) or, for the fused runs, a (head count, value) pair.
+// (V is uint) or, for fused reduce-by-key, a (head count, value) pair.
 #if SEGMENTED
 uint countOf(V a) { return a.f; }
 #else
