@@ -25,7 +25,7 @@ const (
 	tailsNone   = 0 // TAILS_NONE
 	tailsEnds   = 1 // TAILS_ENDS: its index + 1
 	tailsValues = 2 // TAILS_VALUES: tailSrc at its index
-	tailsSums   = 3 // TAILS_SUMS: the run's op, from a segmented scan with head counts
+	tailsSums   = 3 // TAILS_SUMS: the run's op, written by the next run's head (segmented scan with head counts)
 )
 
 // FirstFreeBinding is the first shader storage binding that a user's

@@ -19,7 +19,7 @@
 #define TAILS_NONE 0
 #define TAILS_ENDS 1   // its index + 1, the run's end
 #define TAILS_VALUES 2 // tailSrc[e], e.g. a segmented scan's value: the run's total
-#define TAILS_SUMS 3   // the run's op (SEGMENTED with HEAD_COUNTS: fused reduce-by-key)
+#define TAILS_SUMS 3   // the run's op, written by the next run's head (SEGMENTED with HEAD_COUNTS: fused reduce-by-key)
 //
 // The first binding that a user's predicate kernel may use for buffers of
 // its own; the scan kernels use 0 .. SCAN_FIRST_FREE_BINDING-1.

@@ -258,7 +258,22 @@ void store(uint j, uint i, V x[4], V ex[4], V inc[4], bool nextHead, uvec4 words
 #endif
         }
     }
-#if OUT == OUT_RUNS && TAILS != TAILS_NONE
+#if OUT == OUT_RUNS && TAILS == TAILS_SUMS
+    // Run r-1's op is the scan value before run r's head (ex[k] counts r
+    // heads), and the last run's the value of the last element; so the
+    // heads write it, and no element need know whether it ends a run.
+    // Elements before the invocation's last head write the op of their
+    // own run so far, which the next head overwrites.
+    for (uint k = 0u; k < 4u; k++) {
+        uint r = countOf(ex[k]) - 1u;
+        if ((countOf(x[k]) != 0u || 4u * i + k < keepEnd) && r < tailLen) {
+            tailDst[r] = toBits(valOf(ex[k]));
+        }
+    }
+    if (n - 1u - e0 < 4u && countOf(inc[n - 1u - e0]) - 1u < tailLen) {
+        tailDst[countOf(inc[n - 1u - e0]) - 1u] = toBits(valOf(inc[n - 1u - e0]));
+    }
+#elif OUT == OUT_RUNS && TAILS != TAILS_NONE
     // The tail of run r (the last element before the next head, or the
     // last element) has counted r+1 heads: inc[k] = r + 1. Elements
     // e0+1 .. e0+3 are heads where x says; e0+4 is compared here only in
@@ -271,10 +286,8 @@ void store(uint j, uint i, V x[4], V ex[4], V inc[4], bool nextHead, uvec4 words
         if (e < n && (tail || 4u * i + k < tailsEnd) && r < tailLen) {
 #if TAILS == TAILS_ENDS
             tailDst[r] = e + 1u;
-#elif TAILS == TAILS_VALUES
+#else
             tailDst[r] = tailSrc[e];
-#else // TAILS_SUMS: the run's op so far, at its tail the whole run's
-            tailDst[r] = toBits(valOf(inc[k]));
 #endif
         }
     }
@@ -320,7 +333,7 @@ void main() {
             }
         }
     }
-#if OUT == OUT_RUNS
+#if OUT == OUT_RUNS && TAILS != TAILS_SUMS
     // Element m of the invocation is a run's tail when m+1 heads one (or
     // is n); in the subgroup layout stores find their tails themselves.
     uint eLast = 4u * (v0 + tileVec(uint(VEC) - 1u)) + 3u;
@@ -367,7 +380,7 @@ void main() {
             inc[k] = run;
         }
         bool nextHead = false;
-#if OUT == OUT_RUNS
+#if OUT == OUT_RUNS && TAILS != TAILS_SUMS
         if (sgUsable()) {
             uint eNext = 4u * (v0 + tileVec(i)) + 4u;
             nextHead = eNext < n && keyHead(eNext);
