@@ -143,8 +143,9 @@
 //	                 writes the run's end; a pass over the runs for lengths
 //	ReduceByKey      by reduce-then-scan one scan of (head count, value)
 //	                 pairs, the heads found as in Unique: a head's count
-//	                 is its run's index, heads move their keys and each
-//	                 run's last element the run's op. On the look-back
+//	                 is its run's index, heads move their keys and the
+//	                 op of the run before them (the last element the last
+//	                 run's). On the look-back
 //	                 path (whose flags cannot count) a segmented scan,
 //	                 then Unique's pass, in which each run's last element
 //	                 also moves the run's total

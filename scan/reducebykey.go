@@ -14,8 +14,9 @@ import "github.com/dpgl/dpgl/gpu"
 // By reduce-then-scan (CPU drivers, and arrays of one tile) one scan of
 // (heads, value) pairs, the heads found where the keys change as the tiles
 // load them: each head's count of heads before it is its run's index, and
-// in the last pass each head writes its key and each run's last element
-// the run's op; no scratch. On the look-back path (whose published flags
+// in the last pass each head writes its key, and the scan value before it,
+// the op of the run before it; the last element the last run's. No
+// scratch. On the look-back path (whose published flags
 // cannot count) two passes, reading the keys in each: a segmented
 // inclusive scan of the values leaves each run's op at its last element;
 // then Unique's pass, in which that last element also copies it to sums;
