@@ -56,7 +56,7 @@ layout(local_size_x = WG_SIZE) in;
 #ifndef MAP
 #if OUT == OUT_SEGMENTED_COPY
 #define MAP MAP_HEAD_INDEX
-#elif OUT != OUT_VALUES
+#elif OUT != OUT_VALUES && !SEGMENTED
 #define MAP MAP_COUNT
 #else
 #define MAP MAP_VALUES
