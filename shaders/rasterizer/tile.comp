@@ -104,14 +104,17 @@ int64_t floorDivByEstimate(int64_t n, int64_t a) {
 // A chunk of the tile's list: sId4[q / 4][q % 4] is the primitive id of
 // the chunk's q-th set-up triangle (four to a vector, so that the rank loop
 // compares four at a time), and its rank the number of smaller ids in the
-// chunk; sByRank[r] is a triangle of rank r. sKey[p] is pixel p's least
-// depth << 8 | rank over the chunk: one 32-bit atomicMin keeps the nearest
-// surface and, among equal depths, the smallest rank, which is the lowest
-// primitive id. (The parts of a clipped triangle share an id, so a rank,
-// but never a pixel; either gives the id back.)
+// chunk; sByRank[r] is a triangle of rank r. sKey4[p / 4][p % 4] is pixel
+// p's least depth << 8 | rank over the chunk: one 32-bit atomicMin keeps
+// the nearest surface and, among equal depths, the smallest rank, which is
+// the lowest primitive id. (The parts of a clipped triangle share an id, so
+// a rank, but never a pixel; either gives the id back.) Four keys to a
+// vector: an invocation clears and reads its row's keys with two vector
+// stores and loads, not eight (llvmpipe loops over a vector's lanes once a
+// load or store, whatever its width).
 shared uvec4 sId4[(CHUNK + 3) / 4];
 shared uint sByRank[CHUNK];
-shared uint sKey[WG];
+shared uvec4 sKey4[(WG + 3) / 4];
 
 // Cover is what the depth loop needs of one of an invocation's triangles
 // in the tile: the covered pixels not yet taken (bit dy * TILE + dx), its
@@ -252,7 +255,7 @@ void main() {
         }
         sId4[q0 >> 2][q0 & 3u] = id0;
         sId4[q1 >> 2][q1 & 3u] = id1;
-        for (int i = 0; i < TILE; i++) sKey[lid * TILE + i] = 0xffffffffu;
+        for (uint j = 0u; j < uint(TILE + 3) / 4u; j++) sKey4[lid * uint(TILE) / 4u + j] = uvec4(0xffffffffu);
         barrier();
         // Entries past m are NO_PRIMITIVE, never below an id.
         uint rank0 = 0u, rank1 = 0u;
@@ -294,11 +297,14 @@ void main() {
             int64_t r = n - int64_t(qt) * cur.area;
             qt += neg64(r) ? -1 : (lt64(r, cur.area) ? 0 : 1);
             uint z = uint(clamp(cur.z.x + qt, 0, int(DEPTH_MAX)));
-            atomicMin(sKey[bit], (z << 8) | cur.rank);
+            atomicMin(sKey4[bit >> 2][bit & 3], (z << 8) | cur.rank);
         }
         barrier();
+        uvec4 rowKeys[(TILE + 3) / 4];
+        for (uint j = 0u; j < uint(TILE + 3) / 4u; j++) rowKeys[j] = sKey4[lid * uint(TILE) / 4u + j];
         for (int i = 0; i < TILE; i++) {
-            uint key = sKey[lid * TILE + i];
+            uint o = lid * uint(TILE) % 4u + uint(i);
+            uint key = rowKeys[o / 4u][o % 4u];
             if (key != 0xffffffffu) {
                 uint z = key >> 8;
                 uint id = sByRank[key & 255u];
