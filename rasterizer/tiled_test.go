@@ -452,3 +452,83 @@ func newTiledRenderer(t *testing.T, s *scan.Scanner, w, h int) *Renderer {
 	t.Cleanup(rd.Delete)
 	return rd
 }
+
+// TestTiledDepthAtVertices draws triangles whose vertices lie on pixel
+// centres (an identity camera over a 128x128 image, where such a vertex
+// snaps exactly), so that at a vertex's pixel the depth's quotient is an
+// exact integer, the case in which the reciprocal's estimate falls one
+// short and its correction decides the depth: small triangles, whose depth
+// tile.comp takes in doubles, and ones of more than 2^28 / 2 square
+// subpixels, which take the 64-bit integers. Each pixel's depth and id
+// equal the CPU reference's, on both visibility schemes.
+func TestTiledDepthAtVertices(t *testing.T) {
+	c := gputest.Context(t)
+	s := newScanner(t, c)
+	r := gputest.Rand(t)
+	const w, h = 128, 128
+	// The NDC coordinate of pixel centre p: (p + 0.5) / 64 - 1, exact in
+	// float32, as are the window coordinates ToWindow makes of it.
+	centre := func(p int) float32 { return float32(p)/64 + 1.0/128 - 1 }
+	var soup [][3]float32
+	bigArea := 0
+	for i := 0; i < 600; i++ {
+		span := 6 // pixels: small triangles
+		if i%4 == 0 {
+			span = w - 1 // some larger than 2^28 / 2 square subpixels
+		}
+		x0, y0 := r.IntN(w-span), r.IntN(h-span)
+		var tri [3][3]float32
+		var px, py [3]int
+		for k := range tri {
+			px[k], py[k] = x0+r.IntN(span+1), y0+r.IntN(span+1)
+			tri[k] = [3]float32{centre(px[k]), centre(py[k]), float32(r.Float64()*1.8 - 0.9)}
+		}
+		if a := (px[1]-px[0])*(py[2]-py[0]) - (px[2]-px[0])*(py[1]-py[0]); a*a*65536*65536 >= 1<<56 {
+			bigArea++
+		}
+		soup = append(soup, tri[0], tri[1], tri[2])
+	}
+	if bigArea == 0 {
+		t.Fatal("no triangle of area2 2^28 or more: the 64-bit integer depth goes untested")
+	}
+	cam := view.Camera{View: mgl32.Ident4(), Projection: mgl32.Ident4()}
+	mvp := cam.MVP()
+	tris, _ := raster.SetupMesh(&mvp, soup, w, h)
+	ref := raster.Rasterize(tris, w, h)
+	// The pixels where the quotient is exact: vertices on pixel centres.
+	onVertex := 0
+	for _, tr := range tris {
+		for _, v := range tr.V {
+			if v.X%raster.One == raster.One/2 && v.Y%raster.One == raster.One/2 {
+				onVertex++
+			}
+		}
+	}
+	if onVertex < len(tris) {
+		t.Fatalf("%d of %d set-up triangles' vertices on pixel centres", onVertex, 3*len(tris))
+	}
+	m := uploadSoup(t, c, soup)
+	for _, vis32 := range []bool{true, false} {
+		if !vis32 && !c.Caps().Int64 {
+			t.Logf("64-bit visibility: not tested, the driver has no 64-bit integers")
+			continue
+		}
+		o := DefaultOptions()
+		o.Width, o.Height, o.Visibility32, o.Tiled = w, h, vis32, true
+		emulateAtomic64 = !vis32 && !c.Caps().Atomic64
+		rd, err := New(s, o)
+		emulateAtomic64 = false
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(rd.Delete)
+		if _, err := rd.Render(m, cam); err != nil {
+			t.Fatal(err)
+		}
+		for p, v := range rd.Visibility() {
+			if uint32(v) != ref.Prim[p] || (ref.Prim[p] != raster.NoPrimitive && uint32(v>>32) != ref.Depth[p]) {
+				t.Fatalf("Visibility32 %v: pixel (%d,%d) has word %#x; CPU reference depth %#x id %#x", vis32, p%w, p/w, v, ref.Depth[p], ref.Prim[p])
+			}
+		}
+	}
+}

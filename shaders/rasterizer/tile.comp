@@ -129,6 +129,11 @@ struct Cover {
     ivec3 z;
     int s;
     uint rank;
+    // exact: the depth's every step is exact in doubles (tileDepthExact);
+    // then k1d, k2d, aread, dz1d and dz2d are k1, k2, area, z.y and z.z
+    // as doubles.
+    bool exact;
+    double k1d, k2d, aread, dz1d, dz2d;
 };
 
 // makeCover works out the Cover of record pr for the tile at org (pixels)
@@ -163,6 +168,12 @@ Cover makeCover(Prep pr, uint rank, ivec2 org, int64_t px0, int64_t py0) {
     cv.inv = 1.0 / toDouble(cv.area);
     cv.ab = ivec4(pr.a.y, pr.b.y, pr.a.z, pr.b.z);
     cv.z = pr.z.xyz;
+    cv.exact = cv.s == 0 && lt64(cv.area, int64_t(1 << 28));
+    cv.k1d = toDouble(cv.k1);
+    cv.k2d = toDouble(cv.k2);
+    cv.aread = toDouble(cv.area);
+    cv.dz1d = double(cv.z.y);
+    cv.dz2d = double(cv.z.z);
     // The box's rows, a row's TILE pixels at once by adding A_e from one to
     // the next, marked in the mask (m_e stays below 2^26: 32 bits).
     uvec2 mask = uvec2(0u);
@@ -183,6 +194,59 @@ Cover makeCover(Prep pr, uint rank, ivec2 org, int64_t px0, int64_t py0) {
     }
     cv.mask = mask;
     return cv;
+}
+
+// nextPixel takes the first covered pixel left of the invocation's first
+// triangle with any left, a or b, as bit (dy * TILE + dx) and that
+// triangle as cur, or returns false when neither has any left. (Selects,
+// not branches: llvmpipe runs both sides of a branch, whichever its lanes
+// take.)
+bool nextPixel(inout Cover a, inout Cover b, out Cover cur, out int bit) {
+    bool first = a.mask != uvec2(0u);
+    cur = first ? a : b;
+    bit = cur.mask.x != 0u ? findLSB(cur.mask.x) : 32 + findLSB(cur.mask.y);
+    uvec2 left = bit < 32 ? uvec2(cur.mask.x & (cur.mask.x - 1u), cur.mask.y) : uvec2(0u, cur.mask.y & (cur.mask.y - 1u));
+    a.mask = first ? left : a.mask;
+    b.mask = first ? b.mask : left;
+    return cur.mask != uvec2(0u);
+}
+
+// tileDepth is triDepth at pixel (dx, dy) of the tile, which cv covers:
+// z0 + floorDiv(w1 * (z1 - z0) + w2 * (z2 - z0), area2 >> s), w_e = E_e >> s,
+// from the edge functions at the tile's first pixel centre (E_e there plus
+// 256 (A_e dx + B_e dy)), the quotient estimated by the reciprocal and
+// corrected in exact integers (floorDivByEstimate).
+uint tileDepth(Cover cv, int dx, int dy) {
+    int m1 = cv.ab.x * dx + cv.ab.y * dy, m2 = cv.ab.z * dx + cv.ab.w * dy;
+    int64_t w1 = (cv.k1 + int64_t(m1) * int64_t(SUBPIXEL)) >> cv.s;
+    int64_t w2 = (cv.k2 + int64_t(m2) * int64_t(SUBPIXEL)) >> cv.s;
+    int64_t n = w1 * int64_t(cv.z.y) + w2 * int64_t(cv.z.z);
+    int qt = int(floor(toDouble(n) * cv.inv));
+    int64_t r = n - int64_t(qt) * cv.area;
+    qt += neg64(r) ? -1 : (lt64(r, cv.area) ? 0 : 1);
+    return uint(clamp(cv.z.x + qt, 0, int(DEPTH_MAX)));
+}
+
+// tileDepthExact is tileDepth in doubles, for a triangle whose area2 is
+// below 2^28 (so s = 0): every value it takes is an integer below 2^53 in
+// magnitude, so every step is exact. E_e = k_e + 256 m_e, an edge function
+// of vertices within the guard band at a pixel of the image, is below 2^49;
+// a covered pixel has 0 <= E_1, E_2 <= area2 (the three sum to
+// area2, and each is at least -bias >= 0), so |n| <= area2 * 2^24 < 2^52;
+// the estimate q is within one of the quotient (|n / area2| < 2^25, a
+// relative error of 2^-51), so |q * area2| < 2^53 and the remainder is
+// exact (a fused multiply-add anywhere gives the same values). llvmpipe
+// multiplies doubles four to a register, 64-bit integers by a sequence of
+// 32-bit products.
+uint tileDepthExact(Cover cv, int dx, int dy) {
+    int m1 = cv.ab.x * dx + cv.ab.y * dy, m2 = cv.ab.z * dx + cv.ab.w * dy;
+    double w1 = cv.k1d + double(m1) * double(SUBPIXEL);
+    double w2 = cv.k2d + double(m2) * double(SUBPIXEL);
+    double n = w1 * cv.dz1d + w2 * cv.dz2d;
+    double q = floor(n * cv.inv);
+    double r = n - q * cv.aread;
+    q += r < 0.0 ? -1.0 : (r < cv.aread ? 0.0 : 1.0);
+    return uint(clamp(cv.z.x + int(q), 0, int(DEPTH_MAX)));
 }
 
 void main() {
@@ -276,27 +340,27 @@ void main() {
             sByRank[rank1] = id1;
             cv1 = makeCover(pr1, rank1, org, px0, py0);
         }
-        // The covered pixels of the invocation's triangles in turn, the
-        // first triangle with pixels left taken by selects (garbage in
-        // lanes whose pixels are all taken, which no one keeps): triDepth
-        // from the edge functions at hand, the nearest kept by atomicMin.
-        while (true) {
-            bool first = cv0.mask != uvec2(0u);
-            Cover cur = first ? cv0 : cv1;
-            if (cur.mask == uvec2(0u)) break;
-            int bit = cur.mask.x != 0u ? findLSB(cur.mask.x) : 32 + findLSB(cur.mask.y);
-            uvec2 left = bit < 32 ? uvec2(cur.mask.x & (cur.mask.x - 1u), cur.mask.y) : uvec2(0u, cur.mask.y & (cur.mask.y - 1u));
-            cv0.mask = first ? left : cv0.mask;
-            cv1.mask = first ? cv1.mask : left;
-            int px = bit % TILE, py = bit / TILE;
-            int m1 = cur.ab.x * px + cur.ab.y * py, m2 = cur.ab.z * px + cur.ab.w * py;
-            int64_t w1 = (cur.k1 + int64_t(m1) * int64_t(SUBPIXEL)) >> cur.s;
-            int64_t w2 = (cur.k2 + int64_t(m2) * int64_t(SUBPIXEL)) >> cur.s;
-            int64_t n = w1 * int64_t(cur.z.y) + w2 * int64_t(cur.z.z);
-            int qt = int(floor(toDouble(n) * cur.inv));
-            int64_t r = n - int64_t(qt) * cur.area;
-            qt += neg64(r) ? -1 : (lt64(r, cur.area) ? 0 : 1);
-            uint z = uint(clamp(cur.z.x + qt, 0, int(DEPTH_MAX)));
+        // The covered pixels of the invocation's triangles in turn (the
+        // first triangle with pixels left, garbage in lanes whose pixels
+        // are all taken, which no one keeps), the nearest kept by
+        // atomicMin: first those of triangles whose depth is exact in
+        // doubles, then the others in 64-bit integers, a loop that a
+        // vector whose triangles are all exact ends at once (llvmpipe runs
+        // both sides of a branch, whichever its lanes take, so the two
+        // ways are two loops, not an if).
+        uvec2 rest0 = cv0.exact ? uvec2(0u) : cv0.mask, rest1 = cv1.exact ? uvec2(0u) : cv1.mask;
+        cv0.mask ^= rest0;
+        cv1.mask ^= rest1;
+        Cover cur;
+        int bit;
+        while (nextPixel(cv0, cv1, cur, bit)) {
+            uint z = tileDepthExact(cur, bit % TILE, bit / TILE);
+            atomicMin(sKey4[bit >> 2][bit & 3], (z << 8) | cur.rank);
+        }
+        cv0.mask = rest0;
+        cv1.mask = rest1;
+        while (nextPixel(cv0, cv1, cur, bit)) {
+            uint z = tileDepth(cur, bit % TILE, bit / TILE);
             atomicMin(sKey4[bit >> 2][bit & 3], (z << 8) | cur.rank);
         }
         barrier();
