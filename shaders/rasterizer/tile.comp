@@ -344,10 +344,11 @@ void main() {
         // first triangle with pixels left, garbage in lanes whose pixels
         // are all taken, which no one keeps), the nearest kept by
         // atomicMin: first those of triangles whose depth is exact in
-        // doubles, then the others in 64-bit integers, a loop that a
-        // vector whose triangles are all exact ends at once (llvmpipe runs
-        // both sides of a branch, whichever its lanes take, so the two
-        // ways are two loops, not an if).
+        // doubles, then the others in 64-bit integers. Two loops, not an
+        // if: llvmpipe (Mesa 22.3) runs both sides of an if whatever its
+        // lanes take, and a loop for as long as any lane goes on, so a
+        // vector whose triangles are all exact passes the second loop
+        // once with no lane active.
         uvec2 rest0 = cv0.exact ? uvec2(0u) : cv0.mask, rest1 = cv1.exact ? uvec2(0u) : cv1.mask;
         cv0.mask ^= rest0;
         cv1.mask ^= rest1;
