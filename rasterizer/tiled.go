@@ -60,7 +60,7 @@ type tiledStage struct {
 	emit    *gpu.Program        // tilebin.comp: the tile lists
 	raster  *gpu.Program        // tile.comp
 	shade   *gpu.Program        // tile.comp, SHADE 1: a frame's only batch, shaded as it is drawn
-	counter *gpu.Buffer[uint32] // tilesetup.comp's: records, the skip statistics, the triangles to clip, the bins' overflow
+	counter *gpu.Buffer[uint32] // tilesetup.comp's: records, the skip statistics, the triangles to clip, the bins' overflow; the tiles with triangles
 	// tileCount is per tile its triangles (the emit pass's cursor after
 	// the scan), tileStart its exclusive scan, list the records' indices
 	// grouped by tile, prep the records. bins holds binCap entries a tile
@@ -109,7 +109,7 @@ func newTiledStage(c *gpu.Context, vis64 bool) (s *tiledStage, err error) {
 	if s.shade, err = c.Program("rasterizer/tile.comp", map[string]string{"VIS64": v, "TILE": tile, "SHADE": "1"}); err != nil {
 		return nil, err
 	}
-	if s.counter, err = gpu.NewBuffer[uint32](c, 7); err != nil {
+	if s.counter, err = gpu.NewBuffer[uint32](c, counterWords); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -123,6 +123,10 @@ func (s *tiledStage) delete() {
 	s.bins.Delete()
 	s.prep.Delete()
 }
+
+// counterWords is the counts at the head of tiledStage.counter
+// (tilesetup.comp): then the tiles that hold a triangle, one word each.
+const counterWords = 10
 
 // tiles returns the tile grid of a w x h image.
 func tiles(w, h int) (tx, ty int) {
@@ -147,6 +151,9 @@ func (s *tiledStage) setUp(b *setupBatch) (records int, stats raster.SetupStats,
 	if err := grow(s.c, &s.tileStart, nt, "tile offsets"); err != nil {
 		return 0, stats, err
 	}
+	if err := grow(s.c, &s.counter, counterWords+nt, "tile counters"); err != nil {
+		return 0, stats, err
+	}
 	if err := grow(s.c, &s.list, max(b.n, 1), "triangles to clip"); err != nil {
 		return 0, stats, err
 	}
@@ -163,7 +170,8 @@ func (s *tiledStage) setUp(b *setupBatch) (records int, stats raster.SetupStats,
 	}
 	for {
 		s.tileCount.FillRange(0, nt, 0)
-		s.counter.Fill(0)
+		s.counter.FillRange(0, counterWords, 0)
+		s.counter.FillRange(8, 2, 1) // the indirect dispatch's y and z
 		capacity := s.prep.Len()
 		pass := func(p *gpu.Program, n int) {
 			s.c.Do(func() {
@@ -188,10 +196,11 @@ func (s *tiledStage) setUp(b *setupBatch) (records int, stats raster.SetupStats,
 			})
 		}
 		pass(s.setup, b.n)
-		v := s.counter.Download()
+		v := make([]uint32, counterWords)
+		s.counter.Read(0, v)
 		if v[5] > 0 {
 			pass(s.clip, int(v[5]))
-			v = s.counter.Download()
+			s.counter.Read(0, v)
 		}
 		records = int(v[0])
 		stats = raster.SetupStats{Input: b.n, Outside: int(v[1]), Clipped: int(v[2]), NonFinite: int(v[3]), ZeroArea: int(v[4]), Output: records}
@@ -248,8 +257,11 @@ func (s *tiledStage) bin(sc *scan.Scanner, n, w, h int) (int, bool, error) {
 // draw runs the tile kernel p over the binned triangles' records into the
 // visibility buffers vis (the 32-bit scheme's depths, or the packed 64-bit
 // words) and prims, on the GL thread. p is s.raster, or s.shade with its
-// shading set (setShading) and the image bound.
-func (s *tiledStage) draw(p *gpu.Program, vis, prims *gpu.Buffer[uint32], w, h int) {
+// shading set (setShading) and the image bound. With all it runs a work
+// group for every tile (the empty tiles write their pixels), else one for
+// each tile that holds a triangle, by an indirect dispatch of the counts
+// setup left in s.counter.
+func (s *tiledStage) draw(p *gpu.Program, vis, prims *gpu.Buffer[uint32], w, h int, all bool) {
 	tx, ty := tiles(w, h)
 	nt := tx * ty
 	s.c.BindStorage(bindingTilePreps, s.prep)
@@ -265,7 +277,18 @@ func (s *tiledStage) draw(p *gpu.Program, vis, prims *gpu.Buffer[uint32], w, h i
 	s.c.BindStorage(bindingVisibility, vis)
 	s.c.BindStorage(bindingPrims, prims)
 	p.SetIvec2("size", int32(w), int32(h))
-	p.Dispatch(tx, ty, 1)
+	p.SetInt("tilesX", int32(tx))
+	s.c.BindStorage(bindingTileCounter, s.counter)
+	// The listed tiles run in one dimension of work groups, which the
+	// driver bounds (65535 on llvmpipe, a 2048 x 2048 image's tiles).
+	if all || nt > s.c.Caps().MaxWorkGroupCount[0] {
+		p.SetInt("listed", 0)
+		p.Dispatch(tx, ty, 1)
+	} else {
+		p.SetInt("listed", 1)
+		s.c.Barrier(gpu.BarrierCommand)
+		p.DispatchIndirect(s.counter, 7*4)
+	}
 	s.c.Barrier(gpu.BarrierStorage)
 }
 
@@ -342,14 +365,14 @@ func (f *frame) drawTiled(b *mesh.GPU, first, base int) (int, error) {
 			setShading(r.c, r.tiled.shade, b, f.cam, r.opts.Material)
 			r.tiled.shade.SetInt("emptyDone", emptyDone)
 			r.c.BindStorage(bindingImage, r.rgba)
-			r.tiled.draw(r.tiled.shade, r.depth, r.prims, w, h)
+			r.tiled.draw(r.tiled.shade, r.depth, r.prims, w, h, emptyDone == 0)
 		})
 		f.cleared, f.shaded = true, true
 	case records > 0:
 		if !f.cleared {
 			f.timedGL(StageZPrepare, f.clear)
 		}
-		f.timedGL(StageTiles, func() { r.tiled.draw(r.tiled.raster, r.depth, r.prims, w, h) })
+		f.timedGL(StageTiles, func() { r.tiled.draw(r.tiled.raster, r.depth, r.prims, w, h, false) })
 		f.shaded = false
 	}
 	r.clock.read(&f.st.Stages)

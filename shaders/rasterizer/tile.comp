@@ -56,6 +56,8 @@ layout(std430, binding = BINDING_TILE_PREPS) readonly restrict buffer Preps { Pr
 layout(std430, binding = BINDING_TILE_COUNT) readonly restrict buffer TileCount { uint tileCount[]; };
 layout(std430, binding = BINDING_TILE_START) readonly restrict buffer TileStart { uint tileStart[]; };
 layout(std430, binding = BINDING_TILE_LIST) readonly restrict buffer List { uint list[]; };
+// counter[10 + i]: the i-th tile that holds a triangle (tilesetup.comp).
+layout(std430, binding = BINDING_TILE_COUNTER) readonly restrict buffer Counter { uint counter[]; };
 #if VIS64
 layout(std430, binding = BINDING_VISIBILITY) restrict buffer Vis { uint vis[]; }; // 2p: id, 2p+1: depth
 #else
@@ -69,6 +71,11 @@ layout(std430, binding = BINDING_IMAGE) writeonly restrict buffer Image { uint r
 
 uniform ivec2 size;   // image width, height
 uniform uint binCap;  // > 0: tile t's list is list[t * binCap, ...) (tilesetup.comp's bins); 0: from tileStart[t]
+// 1: work group i draws tile counter[10 + i] of a grid tilesX wide (an
+// indirect dispatch over the tiles that hold a triangle); 0: work group
+// (x, y) draws tile (x, y).
+uniform int listed;
+uniform int tilesX;
 #if SHADE
 uniform int emptyDone; // 1: the empty tiles' pixels are cleared and painted already (the caller's fills)
 #endif
@@ -250,8 +257,12 @@ uint tileDepthExact(Cover cv, int dx, int dy) {
 }
 
 void main() {
-    ivec2 tile = ivec2(gl_WorkGroupID.xy);
     uint t = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+    ivec2 tile = ivec2(gl_WorkGroupID.xy);
+    if (listed != 0) {
+        t = counter[10u + gl_WorkGroupID.x];
+        tile = ivec2(int(t) % tilesX, int(t) / tilesX);
+    }
     uint lid = gl_LocalInvocationIndex;
     ivec2 org = tile * TILE;
     uint cnt = tileCount[t];

@@ -17,7 +17,15 @@
 //   counter[0]: set-up triangles; counter[1..4]: outside, clipped,
 //   non-finite, zero-area (raster.SetupStats); counter[5]: triangles left
 //   to the clipping pass; counter[6]: the largest tile count past binCap
-//   (0: every tile's list is in its bin).
+//   (0: every tile's list is in its bin); counter[7]: the tiles that hold a
+//   triangle, counter[8] and counter[9] 1 (the caller's), so that
+//   counter[7..9] are the tile kernel's work group counts for an indirect
+//   dispatch; counter[10 + i]: the i-th such tile (y * tilesX + x), in the
+//   order the atomics made.
+// (llvmpipe takes a pass through the tile kernel for a work group whose
+// tile is empty, which has no loop to skip it: at the paper's unzoomed
+// views, where three tiles in four are empty, dispatching only the listed
+// tiles took 7-30% off a frame's CPU time, under load.)
 // The pass runs twice. CLIP_PASS 0 takes every triangle but clips none:
 // one that crosses a clipping plane goes on clipList (at counter[5]) for
 // CLIP_PASS 1, which takes the triangles of clipList and clips them. A SIMD
@@ -46,7 +54,7 @@ layout(local_size_x = WG_SIZE) in;
 
 layout(std430, binding = BINDING_POSITIONS) readonly restrict buffer Positions { vec4 pos[]; }; // xyz, w unused
 layout(std430, binding = BINDING_TILE_COUNT) restrict buffer TileCount { uint tileCount[]; };
-layout(std430, binding = BINDING_TILE_COUNTER) restrict buffer Counter { uint counter[7]; };
+layout(std430, binding = BINDING_TILE_COUNTER) restrict buffer Counter { uint counter[]; };
 layout(std430, binding = BINDING_TILE_BINS) writeonly restrict buffer Bins { uint bins[]; };
 layout(std430, binding = BINDING_TILE_LIST) restrict buffer List { uint clipList[]; }; // the triangles to clip
 layout(std430, binding = BINDING_TILE_PREPS) writeonly restrict buffer Preps { Prep prep[]; };
@@ -81,6 +89,7 @@ void binCount(Prep p, uint slot) {
             if (prepReaches(p, box, r, tx, ty)) {
                 uint tile = uint(ty * tilesX + tx);
                 uint k = atomicAdd(tileCount[tile], 1u);
+                if (k == 0u) counter[10u + atomicAdd(counter[7], 1u)] = tile;
                 if (k < binCap) {
                     bins[tile * binCap + k] = slot;
                 } else if (binCap != 0u) {
