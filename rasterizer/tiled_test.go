@@ -508,27 +508,21 @@ func TestTiledDepthAtVertices(t *testing.T) {
 		t.Fatalf("%d of %d set-up triangles' vertices on pixel centres", onVertex, 3*len(tris))
 	}
 	m := uploadSoup(t, c, soup)
-	for _, vis32 := range []bool{true, false} {
-		if !vis32 && !c.Caps().Int64 {
-			t.Logf("64-bit visibility: not tested, the driver has no 64-bit integers")
-			continue
-		}
+	forVisibilityPaths(t, c, func(vis32 bool) {
 		o := DefaultOptions()
 		o.Width, o.Height, o.Visibility32, o.Tiled = w, h, vis32, true
-		emulateAtomic64 = !vis32 && !c.Caps().Atomic64
 		rd, err := New(s, o)
-		emulateAtomic64 = false
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(rd.Delete)
+		defer rd.Delete()
 		if _, err := rd.Render(m, cam); err != nil {
 			t.Fatal(err)
 		}
 		for p, v := range rd.Visibility() {
 			if uint32(v) != ref.Prim[p] || (ref.Prim[p] != raster.NoPrimitive && uint32(v>>32) != ref.Depth[p]) {
-				t.Fatalf("Visibility32 %v: pixel (%d,%d) has word %#x; CPU reference depth %#x id %#x", vis32, p%w, p/w, v, ref.Depth[p], ref.Prim[p])
+				t.Fatalf("%s visibility: pixel (%d,%d) has word %#x; CPU reference depth %#x id %#x", visibilityPathName(c, vis32), p%w, p/w, v, ref.Depth[p], ref.Prim[p])
 			}
 		}
-	}
+	})
 }
