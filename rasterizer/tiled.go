@@ -70,6 +70,7 @@ type tiledStage struct {
 	prep                             *gpu.Buffer[tilePrep]
 	binCap                           int
 	binned                           bool
+	filled                           int // the tiles that hold a triangle (listed in counter)
 	maxList                          int // list entries one storage block holds
 	maxPrep                          int // records one storage block holds
 	maxBins                          int // entries the bins may hold in all
@@ -206,6 +207,7 @@ func (s *tiledStage) setUp(b *setupBatch) (records int, stats raster.SetupStats,
 		stats = raster.SetupStats{Input: b.n, Outside: int(v[1]), Clipped: int(v[2]), NonFinite: int(v[3]), ZeroArea: int(v[4]), Output: records}
 		if records <= capacity || records > s.maxPrep {
 			s.binned = binCap > 0 && v[6] == 0
+			s.filled = int(v[7])
 			if need := int(v[6]); need > binCap {
 				// The next frames' bins: room for this one's busiest tile.
 				c := s.binCap
@@ -281,7 +283,9 @@ func (s *tiledStage) draw(p *gpu.Program, vis, prims *gpu.Buffer[uint32], w, h i
 	s.c.BindStorage(bindingTileCounter, s.counter)
 	// The listed tiles run in one dimension of work groups, which the
 	// driver bounds (65535 on llvmpipe, a 2048 x 2048 image's tiles).
-	if all || nt > s.c.Caps().MaxWorkGroupCount[0] {
+	// Where nearly every tile holds a triangle (zoomed views), the
+	// list's reads cost more than the few empty tiles' passes.
+	if all || nt > s.c.Caps().MaxWorkGroupCount[0] || s.filled > nt*7/8 {
 		p.SetInt("listed", 0)
 		p.Dispatch(tx, ty, 1)
 	} else {
