@@ -121,6 +121,10 @@ var blockBinding = map[string]int{
 	"Winner": bindingWinner, "Image": bindingImage,
 	"TileCount": bindingTileCount, "TileStart": bindingTileStart, "List": bindingTileList,
 	"Preps": bindingTilePreps, "Counter": bindingTileCounter, "ZKeys": bindingZKeys, "ZKeyPairs": bindingZKeys, "WinnerPairs": bindingWinner, "Bins": bindingTileBins,
+	// prepare.comp's views of four elements a uvec4
+	"Workload4": bindingWorkload, "ParallelIndex4": bindingParallelIndex, "Problem4": bindingProblem,
+	"Rows4": bindingRows, "SpanBase4": bindingSpanBase, "Spans4": bindingSpans,
+	"Depth4": bindingVisibility, "Prim4": bindingPrims, "Winner4": bindingWinner,
 }
 
 // rendererPrograms returns every kernel a renderer built, by name.
@@ -230,6 +234,7 @@ var wordViews = []words{
 	{func(r *Renderer) *gpu.Program { return r.scanSol }, "Spans", reflect.TypeFor[span]()},
 	{func(r *Renderer) *gpu.Program { return r.scanSol }, "BalancerProblems", reflect.TypeFor[scanProblem]()},
 	{func(r *Renderer) *gpu.Program { return r.zKeys }, "Spans", reflect.TypeFor[span]()},
+	{func(r *Renderer) *gpu.Program { return r.prepare.prog[spanProblems] }, "Spans4", reflect.TypeFor[span]()},
 }
 
 // TestWordViewsMatchDriver: where a kernel declares a struct's buffer as an

@@ -39,6 +39,15 @@ var prepareStepNames = [numPrepareSteps]string{"SCAN_PROBLEMS", "SPAN_PROBLEMS",
 
 func (s prepareStep) String() string { return prepareStepNames[s] }
 
+// perInvocation is the elements an invocation of step s takes: four where
+// prepare.comp loads and stores four elements' words as one vector.
+func (s prepareStep) perInvocation() int {
+	if s == scanProblems || s == spanProblems || s == mergeKeys {
+		return 4
+	}
+	return 1
+}
+
 // prepareKernels holds the steps the renderer's visibility path uses
 // (clearVisibility and extractPrims only on the 64-bit path, mergeWinners
 // only on its emulation, mergeKeys only on the 32-bit path; nil otherwise).
@@ -72,6 +81,6 @@ func newPrepareKernels(c *gpu.Context, vis64, emulate bool) (*prepareKernels, er
 func (k *prepareKernels) run(s prepareStep, n int) {
 	p := k.prog[s]
 	p.SetUint("n", uint32(n))
-	p.DispatchInvocations(n)
+	p.DispatchItems(n, s.perInvocation())
 	k.c.Barrier(gpu.BarrierStorage)
 }

@@ -163,9 +163,10 @@ func New(s *scan.Scanner, o Options) (r *Renderer, err error) {
 	r.emulate = r.vis64 && !c.Caps().Atomic64
 	r.maxSetup = int(min(c.Caps().MaxSSBOSize/int64(unsafe.Sizeof(gpuTri{})), math.MaxInt32))
 	r.maxSpans = int(min(c.Caps().MaxSSBOSize/int64(unsafe.Sizeof(span{})), math.MaxInt32))
+	made := r // the error paths return nil for r: free what was made
 	defer func() {
 		if err != nil {
-			r.Delete()
+			made.Delete()
 			r = nil
 		}
 	}()

@@ -21,6 +21,11 @@
 //                   each pixel's winning test's key (depth, primitive id)
 //                   merged into the depth and id buffers where it is
 //                   less, and the winner cleared for the next batch.
+// SCAN_PROBLEMS, SPAN_PROBLEMS and MERGE_KEYS take four elements an
+// invocation (Go: prepareStep.perInvocation), loading and storing four
+// elements' words as one uvec4 where all four lie below n, and element by
+// element in a last partial four: llvmpipe accesses a buffer a lane at a
+// time, four words for about the price of one.
 // lint: STEP=1
 // lint: STEP=2 VIS64=1
 // lint: STEP=3 VIS64=1
@@ -54,26 +59,38 @@ layout(local_size_x = WG_SIZE) in;
 
 uniform uint n;
 
+#if STEP == SCAN_PROBLEMS || STEP == SPAN_PROBLEMS
+// The loop's arrays, a word an element and (the same words) four elements
+// a uvec4.
+layout(std430, binding = BINDING_WORKLOAD) writeonly buffer Workload { uint workload[]; };
+layout(std430, binding = BINDING_WORKLOAD) writeonly buffer Workload4 { uvec4 workload4[]; };
+layout(std430, binding = BINDING_PARALLEL_INDEX) writeonly buffer ParallelIndex { uint parallelIndex[]; };
+layout(std430, binding = BINDING_PARALLEL_INDEX) writeonly buffer ParallelIndex4 { uvec4 parallelIndex4[]; };
+#endif
 #if STEP == SCAN_PROBLEMS
-layout(std430, binding = BINDING_ROWS) readonly restrict buffer Rows { uint rows[]; };
-layout(std430, binding = BINDING_SPAN_BASE) readonly restrict buffer SpanBase { uint spanBase[]; };
-layout(std430, binding = BINDING_WORKLOAD) writeonly restrict buffer Workload { uint workload[]; };
-layout(std430, binding = BINDING_PARALLEL_INDEX) writeonly restrict buffer ParallelIndex { uint parallelIndex[]; };
-layout(std430, binding = BINDING_PROBLEM) writeonly restrict buffer Problem { ScanProblem problem[]; };
+layout(std430, binding = BINDING_ROWS) readonly buffer Rows { uint rows[]; };
+layout(std430, binding = BINDING_ROWS) readonly buffer Rows4 { uvec4 rows4[]; };
+layout(std430, binding = BINDING_SPAN_BASE) readonly buffer SpanBase { uint spanBase[]; };
+layout(std430, binding = BINDING_SPAN_BASE) readonly buffer SpanBase4 { uvec4 spanBase4[]; };
+layout(std430, binding = BINDING_PROBLEM) writeonly buffer Problem { ScanProblem problem[]; };
+layout(std430, binding = BINDING_PROBLEM) writeonly buffer Problem4 { uvec4 problem4[]; }; // two problems each
 #elif STEP == SPAN_PROBLEMS
-layout(std430, binding = BINDING_SPANS) readonly restrict buffer Spans { Span spans[]; };
-layout(std430, binding = BINDING_WORKLOAD) writeonly restrict buffer Workload { uint workload[]; };
-layout(std430, binding = BINDING_PARALLEL_INDEX) writeonly restrict buffer ParallelIndex { uint parallelIndex[]; };
-layout(std430, binding = BINDING_PROBLEM) writeonly restrict buffer Problem { uint problem[]; };
+layout(std430, binding = BINDING_SPANS) readonly buffer Spans { Span spans[]; };
+layout(std430, binding = BINDING_SPANS) readonly buffer Spans4 { ivec4 spans4[]; }; // Span's words
+layout(std430, binding = BINDING_PROBLEM) writeonly buffer Problem { uint problem[]; };
+layout(std430, binding = BINDING_PROBLEM) writeonly buffer Problem4 { uvec4 problem4[]; };
 #elif STEP == CLEAR_VISIBILITY
 layout(std430, binding = BINDING_VISIBILITY) writeonly restrict buffer Vis { uint64_t vis[]; };
 #elif STEP == EXTRACT_PRIMS
 layout(std430, binding = BINDING_VISIBILITY) readonly restrict buffer Vis { uint64_t vis[]; };
 layout(std430, binding = BINDING_PRIMS) writeonly restrict buffer Prim { uint primBuf[]; };
 #elif STEP == MERGE_KEYS
-layout(std430, binding = BINDING_VISIBILITY) restrict buffer Depth { uint depthBuf[]; };
-layout(std430, binding = BINDING_PRIMS) restrict buffer Prim { uint primBuf[]; };
-layout(std430, binding = BINDING_WINNER) restrict buffer Winner { uint winner[]; };
+layout(std430, binding = BINDING_VISIBILITY) buffer Depth { uint depthBuf[]; };
+layout(std430, binding = BINDING_VISIBILITY) buffer Depth4 { uvec4 depth4[]; };
+layout(std430, binding = BINDING_PRIMS) buffer Prim { uint primBuf[]; };
+layout(std430, binding = BINDING_PRIMS) buffer Prim4 { uvec4 prim4[]; };
+layout(std430, binding = BINDING_WINNER) buffer Winner { uint winner[]; };
+layout(std430, binding = BINDING_WINNER) buffer Winner4 { uvec4 winner4[]; }; // two pixels' (winner, filter) each
 layout(std430, binding = BINDING_Z_KEYS) readonly restrict buffer ZKeyPairs { uvec2 zkeyPairs[]; }; // zbuffer.comp's keys
 uniform uint keyBase; // even: test j's key is pair keyBase/2 + j
 uniform int cleared;  // 1: nothing was drawn into the depth and id buffers since they were cleared
@@ -84,35 +101,104 @@ layout(std430, binding = BINDING_TRIS) readonly restrict buffer Tris { Tri tris[
 uniform int width;
 #endif
 
+#if STEP == SPAN_PROBLEMS
+// spanLength is the pixels of span s: its z-buffer workload.
+uint spanLength(Span s) { return s.x1 < s.x0 ? 0u : uint(s.x1 - s.x0 + 1); }
+#endif
+
+#if STEP == MERGE_KEYS
+// mergeKey is a pixel's (depth, id) dp after its batch's winner j (a
+// test's slot, NO_PRIMITIVE for none) is merged in where its key is less.
+// Into the cleared buffers the winner goes as it is: every key is at most
+// (DEPTH_MAX, id < NO_PRIMITIVE), less than the cleared pair.
+uvec2 mergeKey(uint j, uvec2 dp) {
+    if (j == NO_PRIMITIVE) {
+        return dp;
+    }
+    uvec2 key = zkeyPairs[keyBase / 2u + j];
+    if (cleared != 0 || key.x < dp.x || (key.x == dp.x && key.y < dp.y)) {
+        return key;
+    }
+    return dp;
+}
+#endif
+
 void main() {
+#if STEP == SCAN_PROBLEMS || STEP == SPAN_PROBLEMS || STEP == MERGE_KEYS
+    uint g = dpglGlobalIndex(); // elements 4g..4g+3
+    uint i0 = 4u * g;
+    if (i0 >= n) return;
+    bool whole = i0 + 3u < n;
+#else
     uint i = dpglGlobalIndex();
     if (i >= n) return;
+#endif
 #if STEP == SCAN_PROBLEMS
-    workload[i] = rows[i];
-    parallelIndex[i] = 0u;
-    problem[i] = ScanProblem(i, spanBase[i]);
+    if (whole) {
+        uvec4 sb = spanBase4[g];
+        workload4[g] = rows4[g];
+        parallelIndex4[g] = uvec4(0u);
+        problem4[2u * g] = uvec4(i0, sb.x, i0 + 1u, sb.y);
+        problem4[2u * g + 1u] = uvec4(i0 + 2u, sb.z, i0 + 3u, sb.w);
+        return;
+    }
+    for (uint i = i0; i < n; i++) {
+        workload[i] = rows[i];
+        parallelIndex[i] = 0u;
+        problem[i] = ScanProblem(i, spanBase[i]);
+    }
 #elif STEP == SPAN_PROBLEMS
-    Span s = spans[i];
-    workload[i] = s.x1 < s.x0 ? 0u : uint(s.x1 - s.x0 + 1);
-    parallelIndex[i] = 0u;
-    problem[i] = i;
+    if (whole) {
+        workload4[g] = uvec4(spanLength(spanOf(spans4[i0])), spanLength(spanOf(spans4[i0 + 1u])),
+                             spanLength(spanOf(spans4[i0 + 2u])), spanLength(spanOf(spans4[i0 + 3u])));
+        parallelIndex4[g] = uvec4(0u);
+        problem4[g] = uvec4(i0, i0 + 1u, i0 + 2u, i0 + 3u);
+        return;
+    }
+    for (uint i = i0; i < n; i++) {
+        workload[i] = spanLength(spans[i]);
+        parallelIndex[i] = 0u;
+        problem[i] = i;
+    }
 #elif STEP == CLEAR_VISIBILITY
     vis[i] = (uint64_t(16777215u) << 32) | uint64_t(0xffffffffu);
 #elif STEP == EXTRACT_PRIMS
     primBuf[i] = uint(vis[i] & uint64_t(0xffffffffu));
 #elif STEP == MERGE_KEYS
-    uint j = winner[2u * i]; // zbuffer.comp KEYS: the winner, then the filter
-    if (j == NO_PRIMITIVE) {
+    // zbuffer.comp KEYS: per pixel its winner, then its filter.
+    if (whole) {
+        uvec4 wa = winner4[2u * g], wb = winner4[2u * g + 1u]; // pixels i0, i0+1; i0+2, i0+3
+        uvec4 j = uvec4(wa.x, wa.z, wb.x, wb.z);
+        if (all(equal(j, uvec4(NO_PRIMITIVE)))) {
+            return;
+        }
+        winner4[2u * g] = uvec4(NO_PRIMITIVE, wa.y, NO_PRIMITIVE, wa.w);
+        winner4[2u * g + 1u] = uvec4(NO_PRIMITIVE, wb.y, NO_PRIMITIVE, wb.w);
+        // Cleared, the buffers hold (DEPTH_MAX, NO_PRIMITIVE) everywhere.
+        uvec4 d = uvec4(DEPTH_MAX), id = uvec4(NO_PRIMITIVE);
+        if (cleared == 0) {
+            d = depth4[g];
+            id = prim4[g];
+        }
+        for (uint e = 0u; e < 4u; e++) {
+            uvec2 k = mergeKey(j[e], uvec2(d[e], id[e]));
+            d[e] = k.x;
+            id[e] = k.y;
+        }
+        depth4[g] = d;
+        prim4[g] = id;
         return;
     }
-    winner[2u * i] = NO_PRIMITIVE;
-    uvec2 key = zkeyPairs[keyBase / 2u + j];
-    uint d = key.x, id = key.y;
-    // Into the cleared buffers the winner goes as it is: every key is at
-    // most (DEPTH_MAX, id < NO_PRIMITIVE), less than the cleared pair.
-    if (cleared != 0 || d < depthBuf[i] || (d == depthBuf[i] && id < primBuf[i])) {
-        depthBuf[i] = d;
-        primBuf[i] = id;
+    for (uint i = i0; i < n; i++) {
+        uint j = winner[2u * i];
+        if (j == NO_PRIMITIVE) {
+            continue;
+        }
+        winner[2u * i] = NO_PRIMITIVE;
+        uvec2 dp = cleared != 0 ? uvec2(DEPTH_MAX, NO_PRIMITIVE) : uvec2(depthBuf[i], primBuf[i]);
+        uvec2 k = mergeKey(j, dp);
+        depthBuf[i] = k.x;
+        primBuf[i] = k.y;
     }
 #else
     uint t = winner[i];
