@@ -48,10 +48,7 @@ func cpuHistRange[T scan.Elem](x, bnd []T) []uint32 {
 
 func TestHistogram(t *testing.T) {
 	c := gputest.Context(t)
-	for _, cfg := range []config{
-		{name: "wg8", opt: scan.Options{GroupSize: 8, Vectors: 1}, full: true},
-		{name: "default", opt: scan.Options{}},
-	} {
+	for _, cfg := range passConfigs {
 		// "": the driver's choice; private and shared fall back to the
 		// next path where the bins do not fit.
 		for _, path := range []string{"", "private", "shared", "global"} {
@@ -106,10 +103,7 @@ func histCases[T scan.Elem](t *testing.T, c *gpu.Context, s *scan.Scanner, cfg c
 // the boundaries.
 func TestHistogramRangeCrowded(t *testing.T) {
 	c := gputest.Context(t)
-	for _, cfg := range []config{
-		{name: "wg8", opt: scan.Options{GroupSize: 8, Vectors: 1}, full: true},
-		{name: "default", opt: scan.Options{}},
-	} {
+	for _, cfg := range passConfigs {
 		t.Run(cfg.name, func(t *testing.T) {
 			s := primScanner(t, c, cfg)
 			rangeCrowded[uint32](t, c, s, cfg)

@@ -45,10 +45,7 @@ func lbsLayouts(n int, rnd func(int) int) map[string][]uint32 {
 
 func TestLoadBalancingSearch(t *testing.T) {
 	c := gputest.Context(t)
-	for _, cfg := range []config{
-		{name: "wg8", opt: scan.Options{GroupSize: 8, Vectors: 1}, full: true},
-		{name: "default", opt: scan.Options{}},
-	} {
+	for _, cfg := range passConfigs {
 		t.Run(cfg.name, func(t *testing.T) {
 			s := primScanner(t, c, cfg)
 			rng := gputest.Rand(t)

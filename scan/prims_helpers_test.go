@@ -30,6 +30,15 @@ func primConfigs(t *testing.T, c *gpu.Context) []config {
 	return out
 }
 
+// passConfigs are the configurations of the primitives that run no scan of
+// their own (histograms, the load-balancing search, transform): work groups
+// of 8 invocations of one vector, so that every size crosses many groups,
+// at every size; and the driver's defaults.
+var passConfigs = []config{
+	{name: "wg8", opt: scan.Options{GroupSize: 8, Vectors: 1}, full: true},
+	{name: "default", opt: scan.Options{}},
+}
+
 // primScanner is newScanner for a primConfig (AutoPath included).
 func primScanner(t *testing.T, c *gpu.Context, cfg config) *scan.Scanner {
 	t.Helper()

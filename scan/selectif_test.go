@@ -132,10 +132,7 @@ func TestPartitionRecords(t *testing.T) {
 
 func TestTransform(t *testing.T) {
 	c := gputest.Context(t)
-	for _, cfg := range []config{
-		{name: "wg8", opt: scan.Options{GroupSize: 8, Vectors: 1}, full: true},
-		{name: "default", opt: scan.Options{}},
-	} {
+	for _, cfg := range passConfigs {
 		t.Run(cfg.name, func(t *testing.T) {
 			s := primScanner(t, c, cfg)
 			rng := gputest.Rand(t)
