@@ -120,14 +120,16 @@ func (m *gpuMachine[T]) gather(iter int, known *Info) Info { return m.gatherAhea
 func (m *gpuMachine[T]) countAhead(iter, ahead int) Info {
 	l := m.l
 	m.assigned = false
+	var in Info
 	l.c.Do(func() {
 		l.tl.mark(PhaseCount, iter)
 		if l.p > 0 {
 			l.putInfo(Info{})
 			l.pass(l.gather1, uint32(ahead))
 		}
+		in = l.readInfo(false) // in the same Do: one hand-over to the GL thread, not two
 	})
-	return l.readInfo(false)
+	return in
 }
 
 // gatherAhead is gather for the state after ahead more iterations, as
@@ -135,8 +137,10 @@ func (m *gpuMachine[T]) countAhead(iter, ahead int) Info {
 func (m *gpuMachine[T]) gatherAhead(iter int, known *Info, ahead int) Info {
 	l := m.l
 	a := uint32(ahead)
+	var in Info
 	l.c.Do(func() {
 		l.tl.mark(PhaseGather, iter)
+		defer func() { in = l.readInfo(true) }() // in the same Do, as countAhead's
 		if l.p == 0 {
 			return
 		}
@@ -154,7 +158,6 @@ func (m *gpuMachine[T]) gatherAhead(iter int, known *Info, ahead int) Info {
 		l.gather3.SetUint("keepAbove", m.keepAbove)
 		l.pass(l.gather3, a)
 	})
-	in := l.readInfo(true)
 	m.assigned, m.assignedIter, m.assignedInfo = l.kept, iter, in
 	return in
 }
@@ -203,17 +206,18 @@ func (m *gpuMachine[T]) redistribute(iter int, in Info) {
 	block := uint64(maxBlock(l.cfg.Variant, in)) * uint64(l.words+1)
 	// The tiles' form: 16 owners a lane, from the kept tile totals.
 	tiles := kept && !l.placeBySearch && 16*block <= maxScatterLoop
+	m.assigned = false
+	// One Do for the whole redistribution (the scan's own Do runs inline
+	// on the GL thread): each hand-over to the GL thread costs two thread
+	// wake-ups, tens of microseconds on a loaded 2-core machine.
 	c.Do(func() {
 		l.tl.mark(PhaseRedistribute, iter)
 		if !kept {
 			l.runAssign(in)
 		}
-	})
-	m.assigned = false
-	if !tiles {
-		scan.ExclusiveScan(s, pointers, assignment, scan.Add, 0)
-	}
-	c.Do(func() {
+		if !tiles {
+			scan.ExclusiveScan(s, pointers, assignment, scan.Add, 0)
+		}
 		c.BindStorage(0, l.Workload())
 		c.BindStorage(1, l.ParallelIndex())
 		c.BindStorage(2, assignment)

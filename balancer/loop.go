@@ -324,11 +324,21 @@ func (l *Loop[T]) Run(sol Solution) (Stats, error) {
 		return st, err
 	}
 	m := &gpuMachine[T]{l: l, sol: sol, keepAbove: keepAbove(l.cfg.Policy, st.CostIterations)}
-	drive(m, &l.cfg, st.CostIterations, &st)
-	finish(m, &l.cfg, &l.warn, &st)
-	st.paperCriticalPath()
-	st.Wall = time.Since(start)
-	if left := m.count(st.Iterations); left.MaxWorkload != 0 {
+	var left Info
+	// The whole loop in one call to the GL thread: its phases' own Do calls
+	// then run at once, where each would hand over to the GL thread and back
+	// (two thread wake-ups, tens of microseconds on llvmpipe's 2-core
+	// machine, and a loop has a few dozen phases). The host's decisions
+	// between phases run on the GL thread; they wait for nothing but the
+	// GPU.
+	l.c.Do(func() {
+		drive(m, &l.cfg, st.CostIterations, &st)
+		finish(m, &l.cfg, &l.warn, &st)
+		st.paperCriticalPath()
+		st.Wall = time.Since(start)
+		left = m.count(st.Iterations)
+	})
+	if left.MaxWorkload != 0 {
 		return st, l.notMoved(&st, left)
 	}
 	return st, nil
