@@ -67,7 +67,9 @@ type Config struct {
 	Batch int
 	// Logf receives warnings: a missing cost, and (once per loop, with the
 	// numbers) an iteration whose measured cost exceeded CostIterations.
-	// nil means log.Printf.
+	// nil means log.Printf. During Run it is called on the GL thread
+	// (inside gpu.Context.Do, as Solution.Solve): it must not wait for
+	// another goroutine that calls Do.
 	Logf func(format string, args ...any)
 }
 
