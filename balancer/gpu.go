@@ -73,16 +73,16 @@ func (l *Loop[T]) pass(p *gpu.Program, ahead uint32) {
 	l.c.Barrier(gpu.BarrierStorage) // the next pass and kernel read info
 }
 
-// readInfo reads the info buffer back (waiting for the GPU).
-func (l *Loop[T]) readInfo(full bool) Info {
-	in := Info{Processors: l.p, Full: full}
-	l.kept = false
+// readInfo reads the info buffer back (waiting for the GPU), and whether a
+// full gathering kept each processor's assignment (INFO_KEPT).
+func (l *Loop[T]) readInfo(full bool) (in Info, kept bool) {
+	in = Info{Processors: l.p, Full: full}
 	if l.p == 0 {
-		return in
+		return in, false
 	}
 	var w [infoWords]uint32
 	l.info.Read(0, w[:])
-	l.kept = full && w[infoKept] != 0
+	kept = full && w[infoKept] != 0
 	in.NumIdle = int(w[infoIdle])
 	in.MaxWorkload = w[infoMax]
 	in.SumWorkload = uint64(w[infoSumLo]) | uint64(w[infoSumHi])<<32
@@ -92,7 +92,7 @@ func (l *Loop[T]) readInfo(full bool) Info {
 		in.MinActive = w[infoMinActive]
 	}
 	if !full {
-		return in
+		return in, kept
 	}
 	in.Avg = uint32(in.SumWorkload / uint64(l.p))
 	if l.cfg.Variant != IntegerSteps {
@@ -106,7 +106,7 @@ func (l *Loop[T]) readInfo(full bool) Info {
 		in.MinNew = w[infoMinNew]
 	}
 	in.fit(l.cfg.Variant)
-	return in
+	return in, kept
 }
 
 func (m *gpuMachine[T]) count(iter int) Info { return m.countAhead(iter, 0) }
@@ -127,7 +127,7 @@ func (m *gpuMachine[T]) countAhead(iter, ahead int) Info {
 			l.putInfo(Info{})
 			l.pass(l.gather1, uint32(ahead))
 		}
-		in = l.readInfo(false) // in the same Do: one hand-over to the GL thread, not two
+		in, _ = l.readInfo(false) // in the same Do: one hand-over to the GL thread, not two
 	})
 	return in
 }
@@ -138,9 +138,10 @@ func (m *gpuMachine[T]) gatherAhead(iter int, known *Info, ahead int) Info {
 	l := m.l
 	a := uint32(ahead)
 	var in Info
+	var kept bool
 	l.c.Do(func() {
 		l.tl.mark(PhaseGather, iter)
-		defer func() { in = l.readInfo(true) }() // in the same Do, as countAhead's
+		defer func() { in, kept = l.readInfo(true) }() // in the same Do, as countAhead's
 		if l.p == 0 {
 			return
 		}
@@ -158,7 +159,7 @@ func (m *gpuMachine[T]) gatherAhead(iter int, known *Info, ahead int) Info {
 		l.gather3.SetUint("keepAbove", m.keepAbove)
 		l.pass(l.gather3, a)
 	})
-	m.assigned, m.assignedIter, m.assignedInfo = l.kept, iter, in
+	m.assigned, m.assignedIter, m.assignedInfo = kept, iter, in
 	return in
 }
 

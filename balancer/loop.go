@@ -33,7 +33,6 @@ type Loop[T any] struct {
 	p, capacity int
 	arrays[T]
 	info *gpu.Buffer[uint32]
-	kept bool // the last full gathering read back kept each assignment (INFO_KEPT)
 	// placeBySearch makes every redistribution place by search, as
 	// where a block may be large (tests of that path, comparisons).
 	placeBySearch bool
