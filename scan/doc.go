@@ -139,16 +139,14 @@
 //	Transform        dst[i] = a GLSL expression of x = src[i] and i
 //	Unique           one pass: run heads found by comparing each key with
 //	                 the one before, as the tile loads, and compacted
-//	RunLengthEncode  Unique's pass, in which each run's last key also
-//	                 writes the run's end; a pass over the runs for lengths
-//	ReduceByKey      by reduce-then-scan one scan of (head count, value)
-//	                 pairs, the heads found as in Unique: a head's count
-//	                 is its run's index, heads move their keys and the
-//	                 op of the run before them (the last element the last
-//	                 run's). On the look-back
-//	                 path (whose flags cannot count) a segmented scan,
-//	                 then Unique's pass, in which each run's last element
-//	                 also moves the run's total
+//	ReduceByKey,     SegmentedReduce's walk with the segments found by
+//	RunLength-       comparing each key with the one before: a pass
+//	Encode           counts each chunk of 64 keys' heads, their
+//	                 exclusive scan numbers the runs; a pass writes each
+//	                 run's key at its head and the op of the runs inside
+//	                 a chunk; a segmented scan of the chunks' open ops
+//	                 and a pass over the chunks finish the runs that
+//	                 cross chunks. Run lengths: the op of 1s
 //	SegmentedReduce  a segment per offsets[j]..offsets[j+1], empty ones
 //	                 giving init: one pass in which each invocation walks
 //	                 64 consecutive elements and reduces the segments
@@ -179,9 +177,8 @@
 // Stable and deterministic: every primitive keeps input order where it
 // moves elements (select, partition, unique, run-length encoding,
 // reduce-by-key), and gives the same bits on every run. Integer results
-// and Max and Min are exact; float Add in ReduceByKey rounds as the
-// segmented scans do (see Determinism), in SegmentedReduce as its doc
-// says; the histogram's counts are exact, whatever order its atomics land
+// and Max and Min are exact; float Add in ReduceByKey and
+// SegmentedReduce rounds as their docs say; the histogram's counts are exact, whatever order its atomics land
 // in. Transform alone runs in place; the outputs of the others may not
 // overlap their inputs.
 // The primitives that return a count (SelectIf, Partition, Unique,

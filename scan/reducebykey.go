@@ -1,6 +1,11 @@
 package scan
 
-import "github.com/dpgl/dpgl/gpu"
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/dpgl/dpgl/gpu"
+)
 
 // ReduceByKey reduces the values of every run of equal consecutive keys
 // with op: it writes the run's first key to uniqueKeys and the op of its
@@ -10,23 +15,24 @@ import "github.com/dpgl/dpgl/gpu"
 // is a multiple of 4 bytes. keys and values have the same length; runs
 // past uniqueKeys.Len() (or sums.Len()) are dropped from it. Outputs may
 // not overlap each other or the inputs. Integer sums and Max and Min are
-// exact; float Add rounds as the segmented scans do (see Determinism).
-// By reduce-then-scan (CPU drivers, and arrays of one tile) one scan of
-// (heads, value) pairs, the heads found where the keys change as the tiles
-// load them: each head's count of heads before it is its run's index, and
-// in the last pass each head writes its key, and the scan value before it,
-// the op of the run before it; the last element the last run's. No
-// scratch. On the look-back path (whose published flags
-// cannot count) two passes, reading the keys in each: a segmented
-// inclusive scan of the values leaves each run's op at its last element;
-// then Unique's pass, in which that last element also copies it to sums;
-// scratch: one word per key. It waits for the GPU.
+// exact; float Add folds a run's values left to right within chunks of 64
+// consecutive elements, and the chunks' sums as the segmented scans do
+// (see Determinism): the same bits on every run.
+//
+// Three passes over chunks of 64 keys, an invocation each, as
+// SegmentedReduce's: one counts each chunk's heads (where the key
+// changes); an exclusive scan of the counts gives each chunk's first run
+// index, and the total the number of runs; the second walks keys and
+// values, writing each run's key at its head and the op of each run that
+// starts and ends in the chunk; a segmented scan of the chunks' open ops
+// and a third pass over the chunks finish the runs that cross chunks.
+// Scratch: five words per 64 keys. It waits for the GPU.
 func ReduceByKey[K any, V Elem](s *Scanner, uniqueKeys gpu.Array[K], sums gpu.Array[V], keys gpu.Array[K], values gpu.Array[V], op Op) int {
 	const fn = "ReduceByKey"
 	s.live(fn)
 	checkOp(fn, op)
 	w := recordWords[K](fn)
-	array(s, fn, "uniqueKeys", uniqueKeys)
+	mk := array(s, fn, "uniqueKeys", uniqueKeys)
 	m := array(s, fn, "sums", sums)
 	n := array(s, fn, "keys", keys)
 	sameLen(fn, "keys", n, "values", array(s, fn, "values", values))
@@ -38,34 +44,75 @@ func ReduceByKey[K any, V Elem](s *Scanner, uniqueKeys gpu.Array[K], sums gpu.Ar
 	}
 	disjoint(fn, "sums", sums, "keys", keys)
 	disjoint(fn, "sums", sums, "values", values)
-	typ := typeOf[V]()
 	var count int
 	s.c.Do(func() {
-		// The value init is never used: element 0 heads a run.
-		fused := &scanJob{fn: fn, typ: typ, op: op, seg: true, counts: true, out: outRuns, words: w, keyWords: w, n: n,
-			src: values, flags: keys, dst: uniqueKeys, dstLen: array(s, fn, "uniqueKeys", uniqueKeys),
-			tails: tailsSums, tailDst: sums, tailLen: m, floatAdd: typ == 2 && op == Add}
-		if s.pathFor(fused) == PathReduceThenScan {
-			var err error
-			if count, err = s.compactCount(fused); err != nil {
-				panic(err) // no user code: a bug in this package
-			}
-			return
-		}
-		scanned := s.scratch(fn, scratchPos, n)
-		if n > 0 {
-			s.run(&scanJob{fn: fn, typ: typ, op: op, seg: true, keyWords: w, n: n, src: values, flags: keys, dst: scanned,
-				init: identity[V](op), inclusive: true, floatAdd: typ == 2 && op == Add})
-		}
-		scanned1 := s.LastPlan().Dispatches
-		count, _ = s.compactCount(&scanJob{fn: fn, typ: 0, op: Add, out: outRuns, words: w, keyWords: w, n: n,
-			src: keys, flags: keys, dst: uniqueKeys, dstLen: array(s, fn, "uniqueKeys", uniqueKeys),
-			tails: tailsValues, tailSrc: scanned, tailDst: sums, tailLen: m})
-		if n > 0 {
-			plan := s.LastPlan()
-			plan.Dispatches += scanned1
-			s.setPlan(plan)
-		}
+		count = runsByKey[V](s, fn, keys, w, n, values, op, uniqueKeys, mk, sums, m)
 	})
 	return count
+}
+
+// runsItems is runs.comp's ITEMS: an invocation walks a chunk of
+// 4*runsItems consecutive keys.
+const runsItems = 16
+
+// runsByKey runs runs.comp's three passes and two scans over chunks of
+// keys (w words each, n of them): each run's key goes to outKeys (mKeys
+// records) and the op of its values to sums (mSums), values nil meaning
+// every value is 1 (run lengths, V uint32 and op Add). It returns the
+// number of runs. It runs on the GL thread.
+func runsByKey[V Elem](s *Scanner, fn string, keys gpu.Storage, w, n int, values gpu.Storage, op Op, outKeys gpu.Storage, mKeys int, sums gpu.Storage, mSums int) int {
+	if n == 0 {
+		s.setPlan(Plan{})
+		return 0
+	}
+	c := s.c
+	typ := typeOf[V]()
+	chunks := ceilDiv(n, 4*runsItems)
+	at := ceilDiv(chunks, 4) * 4 // flags' binding offset: a multiple of 16 bytes
+	both := s.grow(fn, &s.prim.words[scratchFlags], at+chunks)
+	counts, flags := both.Slice(0, chunks), both.Slice(at, chunks)
+	carry := s.scratch(fn, scratchPos, chunks)
+	heads := s.scratch(fn, scratchEnds, 2*chunks)
+	d := map[string]string{"TYPE": fmt.Sprint(typ), "OP": fmt.Sprint(int(op)), "ITEMS": strconv.Itoa(runsItems),
+		"KEY_WORDS": strconv.Itoa(w), "VALUES": fmt.Sprint(b2u(values != nil))}
+	if values == nil {
+		values = keys // bound, never read
+	}
+	pass := func(k int) {
+		d["PASS"] = strconv.Itoa(k)
+		p := s.primProgram("scan/runs.comp", d)
+		c.BindStorage(0, keys)
+		c.BindStorage(1, keys)
+		c.BindStorage(2, values)
+		c.BindStorage(3, values)
+		c.BindStorage(4, outKeys)
+		c.BindStorage(5, sums)
+		c.BindStorage(6, counts)
+		c.BindStorage(7, carry)
+		c.BindStorage(8, flags)
+		c.BindStorage(9, heads)
+		p.SetUint("n", uint32(n))
+		p.SetUint("chunks", uint32(chunks))
+		p.SetUint("mKeys", uint32(mKeys))
+		p.SetUint("mSums", uint32(mSums))
+		p.DispatchInvocations(chunks)
+		c.Barrier(gpu.BarrierStorage) // the next scan or pass reads what this one wrote
+	}
+	pass(0)
+	total := s.grow(fn, &s.result, 4)
+	s.run(&scanJob{fn: fn, typ: 0, op: Add, n: chunks, src: counts, dst: counts, total: total, totalAt: 0})
+	plan := s.LastPlan()
+	pass(1)
+	if chunks > 1 {
+		s.run(&scanJob{fn: fn, typ: typ, op: op, seg: true, n: chunks, src: carry, flags: flags, dst: carry,
+			init: identity[V](op), inclusive: true, floatAdd: typ == 2 && op == Add})
+		plan.Dispatches += s.LastPlan().Dispatches
+		pass(2)
+	}
+	plan.Dispatches += 2
+	if chunks > 1 {
+		plan.Dispatches++
+	}
+	s.setPlan(plan)
+	return int(total.Get(0))
 }

@@ -2,6 +2,8 @@ package scan_test
 
 import (
 	"fmt"
+	"math"
+	"slices"
 	"testing"
 
 	"github.com/dpgl/dpgl/gpu"
@@ -121,6 +123,72 @@ func TestRunsRecords(t *testing.T) {
 				for r := range m {
 					seg := vals[starts[r] : starts[r]+int(wl[r])]
 					lastOf(cpuScan(seg, nil, op, ident[float32](op), true)).check(t, fmt.Sprintf("%s run %d", what, r), got[r:r+1])
+				}
+			}
+		}
+	}
+}
+
+// Runs of lengths about the 64-key chunks that RunLengthEncode and
+// ReduceByKey walk (1, 3, 31 to 33, 63 to 65, 127 to 129), starting and
+// ending on and beside chunk edges, runs over many chunks, and float sums
+// of -0s (whose sum is -0, not +0): each length in turn, on both paths.
+func TestRunsAtChunkEdges(t *testing.T) {
+	c := gputest.Context(t)
+	lens := []int{64, 1, 63, 65, 3, 127, 128, 129, 31, 32, 33, 64, 64, 2000, 150, 1, 1}
+	for _, cfg := range []config{
+		{name: "look-back", opt: scan.Options{Path: scan.PathLookBack, GroupSize: 8, Vectors: 1}},
+		{name: "reduce-then-scan", opt: scan.Options{Path: scan.PathReduceThenScan, GroupSize: 8, Vectors: 1}},
+		{name: "auto", opt: scan.Options{}},
+	} {
+		s := primScanner(t, c, cfg)
+		rng := gputest.Rand(t)
+		for _, shift := range []int{0, 1, 63} {
+			var keys []uint32
+			for i := range shift {
+				keys = append(keys, uint32(i+1)<<20)
+			}
+			for r, l := range lens {
+				for range l {
+					keys = append(keys, uint32(r&1)) // alternating 0 and 1: each length a run
+				}
+			}
+			n := len(keys)
+			vals := input[float32](rng, "random", n)
+			for i := range vals {
+				if i%5 == 0 {
+					vals[i] = float32(math.Copysign(0, -1))
+				}
+			}
+			for i := n - 152; i < n; i++ {
+				vals[i] = float32(math.Copysign(0, -1)) // the last runs (over chunks, too) sum to -0
+			}
+			kb := gpu.Array[uint32](upload(t, c, keys))
+			vb := gpu.Array[float32](upload(t, c, vals))
+			wu, wl, starts := cpuRuns(keys)
+			what := fmt.Sprintf("%s: RunLengthEncode n=%d shift %d", cfg.name, n, shift)
+			g := guarded(t, c, len(wu), uint32(0xDEADBEEF), nil)
+			gl := guarded(t, c, len(wu), uint32(0xDEADBEEF), nil)
+			if k := scan.RunLengthEncode(s, g.View, gl.View, kb); k != len(wu) {
+				t.Fatalf("%s: %d runs, want %d", what, k, len(wu))
+			}
+			checkBits(t, what+" unique", g.Check(t, what), wu)
+			checkBits(t, what+" lengths", gl.Check(t, what), wl)
+			for _, op := range []scan.Op{scan.Add, scan.Max, scan.Min} {
+				what := fmt.Sprintf("%s: ReduceByKey %v n=%d shift %d", cfg.name, op, n, shift)
+				gs := guarded(t, c, len(wu), float32(-3), nil)
+				if k := scan.ReduceByKey(s, g.View, gs.View, kb, vb, op); k != len(wu) {
+					t.Fatalf("%s: %d runs, want %d", what, k, len(wu))
+				}
+				checkBits(t, what+" keys", g.Check(t, what), wu)
+				got := gs.Check(t, what)
+				for r, st := range starts {
+					seg := vals[st : st+int(wl[r])]
+					lastOf(cpuScan(seg, nil, op, ident[float32](op), true)).check(t, fmt.Sprintf("%s run %d", what, r), got[r:r+1])
+					negZero := func(v float32) bool { return math.Float32bits(v) == 0x80000000 }
+					if !slices.ContainsFunc(seg, func(v float32) bool { return !negZero(v) }) && !negZero(got[r]) {
+						t.Fatalf("%s run %d: the op of %d -0s is %v, not -0", what, r, len(seg), got[r])
+					}
 				}
 			}
 		}

@@ -27,10 +27,8 @@ func Unique[K any](s *Scanner, dst, keys gpu.Array[K]) int {
 // the number of runs: 1 1 2 2 2 1 3 3 gives 1 2 1 3 and 2 3 1 2. Keys are
 // compared by their bits as in Unique. Runs past unique.Len() (or
 // lengths.Len()) are dropped from it. unique and lengths may not overlap
-// each other or keys. Two passes: Unique's, in which the last key of each
-// run also writes where the run ends, and one over the runs that takes the
-// differences of the ends. Scratch: one word per key. It waits for the
-// GPU.
+// each other or keys. ReduceByKey's passes with every value 1 (and none
+// read). Scratch: five words per 64 keys. It waits for the GPU.
 func RunLengthEncode[K any](s *Scanner, unique gpu.Array[K], lengths gpu.Array[uint32], keys gpu.Array[K]) int {
 	const fn = "RunLengthEncode"
 	s.live(fn)
@@ -42,24 +40,8 @@ func RunLengthEncode[K any](s *Scanner, unique gpu.Array[K], lengths gpu.Array[u
 	disjoint(fn, "lengths", lengths, "keys", keys)
 	disjoint(fn, "unique", unique, "lengths", lengths)
 	var count int
-	c := s.c
-	c.Do(func() {
-		ends := s.scratch(fn, scratchEnds, n)
-		count, _ = s.compactCount(&scanJob{fn: fn, typ: 0, op: Add, out: outRuns, words: w, keyWords: w, n: n,
-			src: keys, flags: keys, dst: unique, dstLen: mu, tails: tailsEnds, tailDst: ends, tailLen: n})
-		if count == 0 || m == 0 {
-			return
-		}
-		// lengths[r] = ends[r] - ends[r-1]; count is known on the host.
-		p := s.primProgram("scan/runs.comp", nil)
-		c.BindStorage(0, ends)
-		c.BindStorage(1, lengths)
-		p.SetUint("n", uint32(min(count, m)))
-		p.DispatchInvocations(min(count, m))
-		c.Barrier(gpu.BarrierStorage)
-		plan := s.LastPlan()
-		plan.Dispatches++
-		s.setPlan(plan)
+	s.c.Do(func() {
+		count = runsByKey[uint32](s, fn, keys, w, n, nil, Add, unique, mu, lengths, m)
 	})
 	return count
 }
