@@ -95,19 +95,6 @@ T acc;        // its op over the chunk's elements so far
 uint headRun; // heads[c] and heads[chunks + c]
 T headPart;
 
-// closeRun ends run r, whose op over the chunk's elements is v.
-void closeRun(T v) {
-    if (here) {
-        if (r < mSums) {
-            outSums[r] = toBits(v);
-        }
-    } else {
-        headRun = r;
-        headPart = v;
-        here = true;
-    }
-}
-
 T value(uint i) {
 #if VALUES
     return fromBits(vals1[i]);
@@ -115,35 +102,109 @@ T value(uint i) {
     return T(1);
 #endif
 }
+
+// store ends run r where has, with op v over the chunk's elements: its
+// op goes to outSums[r] where the run started in the chunk, else to
+// headRun and headPart. Then key kj goes to the run in progress. Without
+// has, it stores the same way for the run in progress, v being any value:
+// a later store (this invocation's when the run ends in the chunk, else
+// PASS 2's) overwrites outSums[r], and kj is its key. Every lane of a
+// vector thus stores whatever its heads, and llvmpipe's loop over the
+// lanes of a store finds every lane active (no mispredicted branches).
+void store(bool has, T v, uint kj) {
+    if (r < mSums) {
+        outSums[r] = toBits(v);
+    }
+    if (has) {
+        if (!here) {
+            headRun = r;
+            headPart = v;
+            here = true;
+        }
+        r++;
+    }
+    if (r < mKeys) {
+        outKeys[r * uint(KEY_WORDS)] = kj;
+    }
+}
 #endif
 
 #if PASS != 2 && KEY_WORDS == 1
-// step loads elements g .. g+3 (those past n: no head, the identity) and
-// their heads h, prev being key g-1's bits (any for g = 0).
-void step(uint g, uint prev, out uvec4 k, out T4 x, out bvec4 h) {
-    bvec4 in_ = bvec4(true);
-    if (g + 4u <= n) {
-        k = keys4[g / 4u];
-#if PASS == 1 && VALUES
-        uvec4 v = vals4[g / 4u];
-        x = T4(fromBits(v.x), fromBits(v.y), fromBits(v.z), fromBits(v.w));
-#else
-        x = T4(T(1));
-#endif
-    } else {
-        k = uvec4(prev);
-        x = T4(zero());
-        for (uint j = 0u; g + j < n; j++) {
-            k[j] = keys1[g + j];
+// heads4 says which of keys k (elements g .. g+3) are heads, prev being
+// key g-1's bits, or any unlike k.x for g = 0.
+bvec4 heads4(uvec4 k, uint prev) {
+    return notEqual(k, uvec4(prev, k.xyz));
+}
+
+// loadTail loads elements g .. g+3 of which some lie past n: those get no
+// head and the identity.
+void loadTail(uint g, uint prev, out uvec4 k, out T4 x, out bvec4 h) {
+    k = uvec4(prev);
+    x = T4(zero());
+    for (uint j = 0u; g + j < n; j++) {
+        k[j] = keys1[g + j];
 #if PASS == 1
-            x[j] = value(g + j);
+        x[j] = value(g + j);
 #endif
-        }
-        in_ = lessThan(uvec4(g) + uvec4(0u, 1u, 2u, 3u), uvec4(n));
     }
-    h = notEqual(k, uvec4(prev, k.xyz));
-    h.x = h.x || g == 0u;
-    h = bvec4(uvec4(h) & uvec4(in_));
+    h = heads4(k, prev);
+    h = bvec4(uvec4(h) & uvec4(lessThan(uvec4(g) + uvec4(0u, 1u, 2u, 3u), uvec4(n))));
+}
+
+// firstPrev is key a-1's bits, or for a = 0 bits unlike key 0's.
+uint firstPrev(uint a) {
+    return a > 0u ? keys1[a - 1u] : ~keys1[0];
+}
+#endif
+
+#if PASS == 1 && KEY_WORDS == 1
+// fold4 folds elements g .. g+3 (keys k, values x, heads h) into acc and
+// returns their heads as bits 0-3; s[j] is the op of the run in progress
+// before element j, which element j ends where it is a head.
+uint fold4(uvec4 k, T4 x, bvec4 h, out T4 s) {
+    s.x = acc;
+    acc = h.x ? x.x : op(acc, x.x);
+    s.y = acc;
+    acc = h.y ? x.y : op(acc, x.y);
+    s.z = acc;
+    acc = h.z ? x.z : op(acc, x.z);
+    s.w = acc;
+    acc = h.w ? x.w : op(acc, x.w);
+    uvec4 hb = uvec4(h) << uvec4(0u, 1u, 2u, 3u);
+    return hb.x | hb.y | hb.z | hb.w;
+}
+
+T4 values4(uint g) {
+#if VALUES
+    uvec4 v = vals4[g / 4u];
+    return T4(fromBits(v.x), fromBits(v.y), fromBits(v.z), fromBits(v.w));
+#else
+    return T4(T(1));
+#endif
+}
+
+// Selects, not indexing: a per-lane index into a vector would be a loop
+// over the lanes.
+T pickT(T4 v, uint j) { return j == 0u ? v.x : j == 1u ? v.y : j == 2u ? v.z : v.w; }
+uint pickU(uvec4 v, uint j) { return j == 0u ? v.x : j == 1u ? v.y : j == 2u ? v.z : v.w; }
+
+// emit4 stores for the lowest head in pending (s and k: fold4's), and
+// removes it; with none, for the run in progress (key k.w).
+void emit4(inout uint pending, T4 s, uvec4 k) {
+    bool has = pending != 0u;
+    uint j = has ? uint(findLSB(pending)) : 3u;
+    pending &= pending - 1u;
+    store(has, pickT(s, j), pickU(k, j));
+}
+
+// emit8 is emit4 over eight elements, s and k the first four's, s2 and
+// k2 the last four's.
+void emit8(inout uint pending, T4 s, T4 s2, uvec4 k, uvec4 k2) {
+    bool has = pending != 0u;
+    uint j = has ? uint(findLSB(pending)) : 7u;
+    pending &= pending - 1u;
+    bool lo = j < 4u;
+    store(has, lo ? pickT(s, j) : pickT(s2, j - 4u), lo ? pickU(k, j) : pickU(k2, j - 4u));
 }
 #endif
 
@@ -160,6 +221,10 @@ bool multiHead(uint i) {
 }
 #endif
 
+#ifndef FIXED
+#define FIXED 2
+#endif
+
 #if PASS == 0
 void main() {
     c = dpglGlobalIndex();
@@ -170,20 +235,25 @@ void main() {
     uint e = min(a + uint(CHUNK), n);
     uint count = 0u;
 #if KEY_WORDS == 1
-    uint prev = a > 0u ? keys1[a - 1u] : 0u;
-    for (uint g = a; g < e; g += 4u) {
-        uvec4 k;
-        T4 x;
-        bvec4 h;
-        step(g, prev, k, x, h);
-        uvec4 u = uvec4(h);
+    uint prev = firstPrev(a);
+    uint g = a;
+    for (; g + 4u <= e; g += 4u) {
+        uvec4 k = keys4[g / 4u];
+        uvec4 u = uvec4(heads4(k, prev));
         count += u.x + u.y + u.z + u.w;
         prev = k.w;
     }
+    if (g < e) {
+        uvec4 k;
+        T4 x;
+        bvec4 h;
+        loadTail(g, prev, k, x, h);
+        uvec4 u = uvec4(h);
+        count += u.x + u.y + u.z + u.w;
+    }
 #else
     for (uint i = a; i < e; i++) {
-        bool h = multiHead(i);
-        count += uint(h);
+        count += uint(multiHead(i));
     }
 #endif
     counts[c] = count;
@@ -202,47 +272,46 @@ void main() {
     headRun = NONE;
     headPart = zero();
 #if KEY_WORDS == 1
-    uint prev = a > 0u ? keys1[a - 1u] : 0u;
-    for (uint g = a; g < e; g += 4u) {
-        uvec4 k;
-        T4 x;
-        bvec4 h;
-        step(g, prev, k, x, h);
-        prev = k.w;
-        // s[j]: the op of the run in progress before element j, which
-        // element j ends where it is a head.
-        T4 s;
-        s.x = acc;
-        acc = h.x ? x.x : op(acc, x.x);
-        s.y = acc;
-        acc = h.y ? x.y : op(acc, x.y);
-        s.z = acc;
-        acc = h.z ? x.z : op(acc, x.z);
-        s.w = acc;
-        acc = h.w ? x.w : op(acc, x.w);
-        uvec4 hb = uvec4(h) << uvec4(0u, 1u, 2u, 3u);
-        uint pending = hb.x | hb.y | hb.z | hb.w;
+    uint prev = firstPrev(a);
+    uint g = a;
+    // Eight elements a step: FIXED stores for every lane (emit8), then a
+    // loop for the lanes with more heads in the step.
+    for (; g + 8u <= e; g += 8u) {
+        uvec4 k = keys4[g / 4u], k2 = keys4[g / 4u + 1u];
+        T4 s, s2;
+        uint pending = fold4(k, values4(g), heads4(k, prev), s);
+        pending |= fold4(k2, values4(g + 4u), heads4(k2, k.w), s2) << 4u;
+        prev = k2.w;
+        for (uint it = 0u; it < uint(FIXED); it++) {
+            emit8(pending, s, s2, k, k2);
+        }
         while (pending != 0u) {
-            uint j = uint(findLSB(pending));
-            pending &= pending - 1u;
-            // Selects, not an indexed load: a per-lane index into a
-            // vector would be a loop over the lanes.
-            T sj = j == 0u ? s.x : j == 1u ? s.y : j == 2u ? s.z : s.w;
-            uint kj = j == 0u ? k.x : j == 1u ? k.y : j == 2u ? k.z : k.w;
-            closeRun(sj);
-            r++;
-            if (r < mKeys) {
-                outKeys[r] = kj;
-            }
+            emit8(pending, s, s2, k, k2);
+        }
+    }
+    // The last chunk's last 1-7 elements.
+    for (; g < e; g += 4u) {
+        uvec4 k;
+        T4 x, s;
+        bvec4 h;
+        if (g + 4u <= e) {
+            k = keys4[g / 4u];
+            x = values4(g);
+            h = heads4(k, prev);
+        } else {
+            loadTail(g, prev, k, x, h);
+        }
+        uint pending = fold4(k, x, h, s);
+        prev = k.w;
+        while (pending != 0u) {
+            emit4(pending, s, k);
         }
     }
 #else
     for (uint i = a; i < e; i++) {
-        bool h = multiHead(i);
         T x = value(i);
-        if (h) {
-            closeRun(acc);
-            r++;
+        if (multiHead(i)) {
+            store(true, acc, 0u); // the key's words: below
             if (r < mKeys) {
                 for (uint w = 0u; w < uint(KEY_WORDS); w++) {
                     outKeys[r * uint(KEY_WORDS) + w] = keys1[i * uint(KEY_WORDS) + w];
@@ -255,7 +324,15 @@ void main() {
     }
 #endif
     if (e == n) {
-        closeRun(acc);
+        // The last run ends with the array.
+        if (here) {
+            if (r < mSums) {
+                outSums[r] = toBits(acc);
+            }
+        } else {
+            headRun = r;
+            headPart = acc;
+        }
     }
     carry[c] = toBits(acc);
     flag[c] = here ? 1u : 0u;
