@@ -26,7 +26,7 @@ import (
 // values, writing each run's key at its head and the op of each run that
 // starts and ends in the chunk; a segmented scan of the chunks' open ops
 // and a third pass over the chunks finish the runs that cross chunks.
-// Scratch: five words per 64 keys. It waits for the GPU.
+// Scratch: seven words per 64 keys. It waits for the GPU.
 func ReduceByKey[K any, V Elem](s *Scanner, uniqueKeys gpu.Array[K], sums gpu.Array[V], keys gpu.Array[K], values gpu.Array[V], op Op) int {
 	const fn = "ReduceByKey"
 	s.live(fn)
@@ -51,9 +51,9 @@ func ReduceByKey[K any, V Elem](s *Scanner, uniqueKeys gpu.Array[K], sums gpu.Ar
 	return count
 }
 
-// runsItems is runs.comp's ITEMS: an invocation walks a chunk of
-// 4*runsItems consecutive keys.
-const runsItems = 16
+// runsChunk is runs.comp's CHUNK: an invocation walks that many
+// consecutive keys.
+const runsChunk = 64
 
 // runsByKey runs runs.comp's three passes and two scans over chunks of
 // keys (w words each, n of them): each run's key goes to outKeys (mKeys
@@ -67,13 +67,13 @@ func runsByKey[V Elem](s *Scanner, fn string, keys gpu.Storage, w, n int, values
 	}
 	c := s.c
 	typ := typeOf[V]()
-	chunks := ceilDiv(n, 4*runsItems)
+	chunks := ceilDiv(n, runsChunk)
 	at := ceilDiv(chunks, 4) * 4 // flags' binding offset: a multiple of 16 bytes
 	both := s.grow(fn, &s.prim.words[scratchFlags], at+chunks)
 	counts, flags := both.Slice(0, chunks), both.Slice(at, chunks)
 	carry := s.scratch(fn, scratchPos, chunks)
-	heads := s.scratch(fn, scratchEnds, 2*chunks)
-	d := map[string]string{"TYPE": fmt.Sprint(typ), "OP": fmt.Sprint(int(op)), "ITEMS": strconv.Itoa(runsItems),
+	heads := s.scratch(fn, scratchEnds, 4*chunks)
+	d := map[string]string{"TYPE": fmt.Sprint(typ), "OP": fmt.Sprint(int(op)),
 		"KEY_WORDS": strconv.Itoa(w), "VALUES": fmt.Sprint(b2u(values != nil))}
 	if values == nil {
 		values = keys // bound, never read

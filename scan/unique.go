@@ -28,7 +28,7 @@ func Unique[K any](s *Scanner, dst, keys gpu.Array[K]) int {
 // compared by their bits as in Unique. Runs past unique.Len() (or
 // lengths.Len()) are dropped from it. unique and lengths may not overlap
 // each other or keys. ReduceByKey's passes with every value 1 (and none
-// read). Scratch: five words per 64 keys. It waits for the GPU.
+// read). Scratch: seven words per 64 keys. It waits for the GPU.
 func RunLengthEncode[K any](s *Scanner, unique gpu.Array[K], lengths gpu.Array[uint32], keys gpu.Array[K]) int {
 	const fn = "RunLengthEncode"
 	s.live(fn)

@@ -6,10 +6,12 @@
 // its values to outSums[r], for r below mKeys and mSums. VALUES 0 (run-length
 // encoding): every value is 1 (uint Add), so a run's op is its length.
 //
-// An invocation walks a chunk of CHUNK = 4*ITEMS consecutive elements, four
-// at a time, in three passes around two scans of one word per chunk:
-//   PASS 0: counts[c] = the heads in chunk c (keys only). The host
-//           scans counts exclusively (its total: the number of runs).
+// An invocation walks a chunk of CHUNK = 64 consecutive elements, in three
+// passes around two scans of one word per chunk:
+//   PASS 0: counts[c] = the heads in chunk c, and (KEY_WORDS 1) their
+//           bits in heads[2*chunks + 2c] (elements 0-31) and the word
+//           after (32-63). The host scans counts exclusively (its total:
+//           the number of runs).
 //   PASS 1: counts[c] the heads before chunk c, so the run in progress at
 //           its first element is counts[c] - 1 (~0u, NONE, for c = 0).
 //           A head writes its key; the run it ends gets its op here when
@@ -23,16 +25,18 @@
 //   PASS 2: a chunk c >= 1 with heads[c] != NONE writes that run's op:
 //           the scanned carry[c-1] (the run's elements in the chunks
 //           before) op its part in c.
-// llvmpipe runs a group's lanes eight to a vector and a store as a loop
-// over them, so the heads' stores run in a loop over the four elements'
-// heads that turns as often as the most heads a lane has in them (about
-// 1.5 times a step for runs of 8), not once per element.
+// llvmpipe runs a group's invocations eight lanes to a vector and a load
+// or store as a loop over the lanes (a word at a time), branching on each
+// lane's mask. So PASS 1 finds the heads in PASS 0's bits instead of
+// loading the keys again, loads a key only to store it, and makes every
+// lane store at every turn of its loops over heads (see store).
 //
 // lint: PASS=0
 // lint: PASS=1
 // lint: PASS=2
+// lint: PASS=1 VALUES=0
 // lint: PASS=1 VALUES=0 KEY_WORDS=2
-// lint: PASS=1 TYPE=2 OP=2 KEY_WORDS=3 ITEMS=4 WG_SIZE=64
+// lint: PASS=1 TYPE=2 OP=2 KEY_WORDS=3 WG_SIZE=64
 // lint: PASS=0 KEY_WORDS=2
 
 #ifndef WG_SIZE
@@ -41,16 +45,23 @@
 #ifndef PASS
 #define PASS 1
 #endif
-#ifndef ITEMS
-#define ITEMS 16
-#endif
 #ifndef KEY_WORDS
 #define KEY_WORDS 1
 #endif
 #ifndef VALUES
 #define VALUES 1
 #endif
-#define CHUNK (4 * ITEMS)
+#define CHUNK 64
+// FIXED: the turns of PASS 1's loops over heads that every lane makes
+// (two a step of eight elements; ten a chunk of run-length encoding's,
+// which holds eight heads on average where runs are eight long), before
+// loops for the lanes with more heads.
+#ifndef FIXED
+#define FIXED 2
+#endif
+#ifndef FIXED_RLE
+#define FIXED_RLE 10
+#endif
 
 layout(local_size_x = WG_SIZE) in;
 #include "include/common.glsl"
@@ -106,11 +117,11 @@ T value(uint i) {
 // store ends run r where has, with op v over the chunk's elements: its
 // op goes to outSums[r] where the run started in the chunk, else to
 // headRun and headPart. Then key kj goes to the run in progress. Without
-// has, it stores the same way for the run in progress, v being any value:
-// a later store (this invocation's when the run ends in the chunk, else
-// PASS 2's) overwrites outSums[r], and kj is its key. Every lane of a
-// vector thus stores whatever its heads, and llvmpipe's loop over the
-// lanes of a store finds every lane active (no mispredicted branches).
+// has it stores the same way for the run in progress, v being any value
+// and kj its key: a later store overwrites outSums[r] (this invocation's
+// where the run ends in the chunk, else PASS 2's). So every lane of a
+// vector stores whatever its heads, and llvmpipe's loop over the lanes
+// of a store finds every lane's mask set (no mispredicted branches).
 void store(bool has, T v, uint kj) {
     if (r < mSums) {
         outSums[r] = toBits(v);
@@ -129,39 +140,32 @@ void store(bool has, T v, uint kj) {
 }
 #endif
 
-#if PASS != 2 && KEY_WORDS == 1
-// heads4 says which of keys k (elements g .. g+3) are heads, prev being
-// key g-1's bits, or any unlike k.x for g = 0.
+#if PASS == 0 && KEY_WORDS == 1
+// heads4 says which of keys k are heads, prev being the key before k.x's
+// bits, or any unlike k.x's for element 0.
 bvec4 heads4(uvec4 k, uint prev) {
     return notEqual(k, uvec4(prev, k.xyz));
 }
 
-// loadTail loads elements g .. g+3 of which some lie past n: those get no
-// head and the identity.
-void loadTail(uint g, uint prev, out uvec4 k, out T4 x, out bvec4 h) {
-    k = uvec4(prev);
-    x = T4(zero());
-    for (uint j = 0u; g + j < n; j++) {
-        k[j] = keys1[g + j];
-#if PASS == 1
-        x[j] = value(g + j);
-#endif
-    }
-    h = heads4(k, prev);
-    h = bvec4(uvec4(h) & uvec4(lessThan(uvec4(g) + uvec4(0u, 1u, 2u, 3u), uvec4(n))));
-}
-
-// firstPrev is key a-1's bits, or for a = 0 bits unlike key 0's.
-uint firstPrev(uint a) {
-    return a > 0u ? keys1[a - 1u] : ~keys1[0];
+// bits4 packs h as bits 0-3.
+uint bits4(bvec4 h) {
+    uvec4 b = uvec4(h) << uvec4(0u, 1u, 2u, 3u);
+    return b.x | b.y | b.z | b.w;
 }
 #endif
 
 #if PASS == 1 && KEY_WORDS == 1
-// fold4 folds elements g .. g+3 (keys k, values x, heads h) into acc and
-// returns their heads as bits 0-3; s[j] is the op of the run in progress
-// before element j, which element j ends where it is a head.
-uint fold4(uvec4 k, T4 x, bvec4 h, out T4 s) {
+// headBits is bits [at, at + 8) of the chunk's head bits m0 (elements
+// 0-31) and m1 (32-63), at a multiple of 4 below 64 (past 60: fewer).
+uint headBits(uint m0, uint m1, uint at) {
+    return (at < 32u ? m0 >> at | (at > 24u ? m1 << (32u - at) : 0u) : m1 >> (at - 32u)) & 0xFFu;
+}
+
+// fold4 folds values x, whose heads are bits 0-3 of b, into acc; s[j] is
+// the op of the run in progress before element j, which element j ends
+// where it is a head.
+void fold4(T4 x, uint b, out T4 s) {
+    bvec4 h = notEqual(uvec4(b) & uvec4(1u, 2u, 4u, 8u), uvec4(0u));
     s.x = acc;
     acc = h.x ? x.x : op(acc, x.x);
     s.y = acc;
@@ -170,41 +174,39 @@ uint fold4(uvec4 k, T4 x, bvec4 h, out T4 s) {
     acc = h.z ? x.z : op(acc, x.z);
     s.w = acc;
     acc = h.w ? x.w : op(acc, x.w);
-    uvec4 hb = uvec4(h) << uvec4(0u, 1u, 2u, 3u);
-    return hb.x | hb.y | hb.z | hb.w;
 }
 
 T4 values4(uint g) {
-#if VALUES
     uvec4 v = vals4[g / 4u];
     return T4(fromBits(v.x), fromBits(v.y), fromBits(v.z), fromBits(v.w));
-#else
-    return T4(T(1));
-#endif
 }
 
 // Selects, not indexing: a per-lane index into a vector would be a loop
 // over the lanes.
 T pickT(T4 v, uint j) { return j == 0u ? v.x : j == 1u ? v.y : j == 2u ? v.z : v.w; }
-uint pickU(uvec4 v, uint j) { return j == 0u ? v.x : j == 1u ? v.y : j == 2u ? v.z : v.w; }
 
-// emit4 stores for the lowest head in pending (s and k: fold4's), and
-// removes it; with none, for the run in progress (key k.w).
-void emit4(inout uint pending, T4 s, uvec4 k) {
+// emit stores for the lowest head in pending, bit j for element g + j,
+// and removes it; with none, for the run in progress, which holds element
+// g + last. s and s2 are fold4's for elements g .. g+3 and g+4 .. g+7.
+void emit(inout uint pending, uint g, uint last, T4 s, T4 s2) {
     bool has = pending != 0u;
-    uint j = has ? uint(findLSB(pending)) : 3u;
+    uint j = has ? uint(findLSB(pending)) : last;
     pending &= pending - 1u;
-    store(has, pickT(s, j), pickU(k, j));
+    store(has, j < 4u ? pickT(s, j) : pickT(s2, j - 4u), keys1[g + j]);
 }
 
-// emit8 is emit4 over eight elements, s and k the first four's, s2 and
-// k2 the last four's.
-void emit8(inout uint pending, T4 s, T4 s2, uvec4 k, uvec4 k2) {
-    bool has = pending != 0u;
-    uint j = has ? uint(findLSB(pending)) : 7u;
-    pending &= pending - 1u;
-    bool lo = j < 4u;
-    store(has, lo ? pickT(s, j) : pickT(s2, j - 4u), lo ? pickU(k, j) : pickU(k2, j - 4u));
+// emitRun stores for the lowest head in the chunk's bits m0 and m1 (its
+// run's length: its distance from start, the run in progress's first
+// element in the chunk), and removes it; with none, for the run in
+// progress.
+void emitRun(inout uint m0, inout uint m1, inout uint start, uint a) {
+    bool lo = m0 != 0u;
+    bool has = lo || m1 != 0u;
+    uint j = lo ? uint(findLSB(m0)) : has ? 32u + uint(findLSB(m1)) : start;
+    m0 &= lo ? m0 - 1u : 0xFFFFFFFFu;
+    m1 &= lo ? 0xFFFFFFFFu : m1 - 1u;
+    store(has, T(j - start), keys1[a + j]);
+    start = j;
 }
 #endif
 
@@ -221,10 +223,6 @@ bool multiHead(uint i) {
 }
 #endif
 
-#ifndef FIXED
-#define FIXED 2
-#endif
-
 #if PASS == 0
 void main() {
     c = dpglGlobalIndex();
@@ -235,22 +233,31 @@ void main() {
     uint e = min(a + uint(CHUNK), n);
     uint count = 0u;
 #if KEY_WORDS == 1
-    uint prev = firstPrev(a);
+    uint prev = a > 0u ? keys1[a - 1u] : ~keys1[0];
+    uint m0 = 0u, m1 = 0u;
     uint g = a;
     for (; g + 4u <= e; g += 4u) {
         uvec4 k = keys4[g / 4u];
-        uvec4 u = uvec4(heads4(k, prev));
-        count += u.x + u.y + u.z + u.w;
+        uint b = bits4(heads4(k, prev));
+        uint at = g - a;
+        m0 |= at < 32u ? b << at : 0u;
+        m1 |= at < 32u ? 0u : b << (at - 32u);
         prev = k.w;
     }
     if (g < e) {
-        uvec4 k;
-        T4 x;
-        bvec4 h;
-        loadTail(g, prev, k, x, h);
-        uvec4 u = uvec4(h);
-        count += u.x + u.y + u.z + u.w;
+        // The last chunk's last 1-3 keys: those past n are no heads.
+        uvec4 k = uvec4(prev);
+        for (uint j = 0u; g + j < e; j++) {
+            k[j] = keys1[g + j];
+        }
+        uint b = bits4(heads4(k, prev)) & ((1u << (e - g)) - 1u);
+        uint at = g - a;
+        m0 |= at < 32u ? b << at : 0u;
+        m1 |= at < 32u ? 0u : b << (at - 32u);
     }
+    count = uint(bitCount(m0) + bitCount(m1));
+    heads[2u * chunks + 2u * c] = m0;
+    heads[2u * chunks + 2u * c + 1u] = m1;
 #else
     for (uint i = a; i < e; i++) {
         count += uint(multiHead(i));
@@ -272,41 +279,48 @@ void main() {
     headRun = NONE;
     headPart = zero();
 #if KEY_WORDS == 1
-    uint prev = firstPrev(a);
+    uint m0 = heads[2u * chunks + 2u * c], m1 = heads[2u * chunks + 2u * c + 1u];
+#if VALUES
     uint g = a;
-    // Eight elements a step: FIXED stores for every lane (emit8), then a
-    // loop for the lanes with more heads in the step.
+    // Eight elements a step: FIXED turns for every lane, then a loop for
+    // the lanes with more heads in the step.
     for (; g + 8u <= e; g += 8u) {
-        uvec4 k = keys4[g / 4u], k2 = keys4[g / 4u + 1u];
+        uint pending = headBits(m0, m1, g - a);
         T4 s, s2;
-        uint pending = fold4(k, values4(g), heads4(k, prev), s);
-        pending |= fold4(k2, values4(g + 4u), heads4(k2, k.w), s2) << 4u;
-        prev = k2.w;
+        fold4(values4(g), pending, s);
+        fold4(values4(g + 4u), pending >> 4u, s2);
         for (uint it = 0u; it < uint(FIXED); it++) {
-            emit8(pending, s, s2, k, k2);
+            emit(pending, g, 7u, s, s2);
         }
         while (pending != 0u) {
-            emit8(pending, s, s2, k, k2);
+            emit(pending, g, 7u, s, s2);
         }
     }
-    // The last chunk's last 1-7 elements.
+    // The last chunk's last 1-7 elements (those past n: no heads, zero).
     for (; g < e; g += 4u) {
-        uvec4 k;
-        T4 x, s;
-        bvec4 h;
-        if (g + 4u <= e) {
-            k = keys4[g / 4u];
-            x = values4(g);
-            h = heads4(k, prev);
-        } else {
-            loadTail(g, prev, k, x, h);
+        uint pending = headBits(m0, m1, g - a) & 0xFu;
+        T4 x = T4(zero());
+        for (uint j = 0u; j < 4u && g + j < e; j++) {
+            x[j] = value(g + j);
         }
-        uint pending = fold4(k, x, h, s);
-        prev = k.w;
+        T4 s;
+        fold4(x, pending, s);
         while (pending != 0u) {
-            emit4(pending, s, k);
+            emit(pending, g, 0u, s, s);
         }
     }
+#else
+    // Run lengths from the heads' positions alone: FIXED_RLE turns for
+    // every lane, then a loop for the lanes with more heads.
+    uint start = 0u;
+    for (uint it = 0u; it < uint(FIXED_RLE); it++) {
+        emitRun(m0, m1, start, a);
+    }
+    while ((m0 | m1) != 0u) {
+        emitRun(m0, m1, start, a);
+    }
+    acc = T(e - a - start);
+#endif
 #else
     for (uint i = a; i < e; i++) {
         T x = value(i);
