@@ -236,6 +236,20 @@ void main() {
     uint prev = a > 0u ? keys1[a - 1u] : ~keys1[0];
     uint m0 = 0u, m1 = 0u;
     uint g = a;
+    if (e - a == uint(CHUNK)) {
+        // A whole chunk: loops of constant length, unrolled.
+        for (uint i = 0u; i < 8u; i++) {
+            uvec4 k = keys4[a / 4u + i];
+            m0 |= bits4(heads4(k, prev)) << (4u * i);
+            prev = k.w;
+        }
+        for (uint i = 0u; i < 8u; i++) {
+            uvec4 k = keys4[a / 4u + 8u + i];
+            m1 |= bits4(heads4(k, prev)) << (4u * i);
+            prev = k.w;
+        }
+        g = e;
+    }
     for (; g + 4u <= e; g += 4u) {
         uvec4 k = keys4[g / 4u];
         uint b = bits4(heads4(k, prev));
