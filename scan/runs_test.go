@@ -83,9 +83,9 @@ func runCases[K, V scan.Elem](t *testing.T, c *gpu.Context, s *scan.Scanner, cfg
 
 // Keys may be records of several words, equal when every word is; outputs
 // shorter than the number of runs take the first runs, each output as far
-// as it reaches. On both paths: reduce-then-scan runs the fused kernel
-// (the keys' records moved from the key binding, head counts in every
-// level), look-back the two passes.
+// as it reaches. On both paths of the scans over the chunks: runs.comp's
+// word-by-word key comparison (KEY_WORDS > 1), and its stores cut at
+// either output's end.
 func TestRunsRecords(t *testing.T) {
 	c := gputest.Context(t)
 	type key struct{ A, B uint32 }
