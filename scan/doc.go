@@ -141,12 +141,13 @@
 //	                 the one before, as the tile loads, and compacted
 //	ReduceByKey,     SegmentedReduce's walk with the segments found by
 //	RunLength-       comparing each key with the one before: a pass
-//	Encode           counts each chunk of 64 keys' heads, their
-//	                 exclusive scan numbers the runs; a pass writes each
-//	                 run's key at its head and the op of the runs inside
-//	                 a chunk; a segmented scan of the chunks' open ops
-//	                 and a pass over the chunks finish the runs that
-//	                 cross chunks. Run lengths: the op of 1s
+//	Encode           finds each chunk of 64 keys' heads (bits and count),
+//	                 the counts' exclusive scan numbers the runs; a pass
+//	                 writes each run's key at its head and the op of the
+//	                 runs inside a chunk (run lengths: the distances
+//	                 between heads); a segmented scan of the chunks' open
+//	                 ops and a pass over the chunks finish the runs that
+//	                 cross chunks
 //	SegmentedReduce  a segment per offsets[j]..offsets[j+1], empty ones
 //	                 giving init: one pass in which each invocation walks
 //	                 64 consecutive elements and reduces the segments

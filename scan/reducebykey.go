@@ -20,13 +20,14 @@ import (
 // (see Determinism): the same bits on every run.
 //
 // Three passes over chunks of 64 keys, an invocation each, as
-// SegmentedReduce's: one counts each chunk's heads (where the key
-// changes); an exclusive scan of the counts gives each chunk's first run
-// index, and the total the number of runs; the second walks keys and
-// values, writing each run's key at its head and the op of each run that
-// starts and ends in the chunk; a segmented scan of the chunks' open ops
-// and a third pass over the chunks finish the runs that cross chunks.
-// Scratch: seven words per 64 keys. It waits for the GPU.
+// SegmentedReduce's: one finds each chunk's heads (where the key
+// changes), keeping their bits and count; an exclusive scan of the counts
+// gives each chunk's first run index, and the total the number of runs;
+// the second walks the values and the heads' bits, writing each run's key
+// (loaded at its head) and the op of each run that starts and ends in the
+// chunk; a segmented scan of the chunks' open ops and a third pass over
+// the chunks finish the runs that cross chunks. Scratch: seven words per
+// 64 keys. It waits for the GPU.
 func ReduceByKey[K any, V Elem](s *Scanner, uniqueKeys gpu.Array[K], sums gpu.Array[V], keys gpu.Array[K], values gpu.Array[V], op Op) int {
 	const fn = "ReduceByKey"
 	s.live(fn)

@@ -174,6 +174,21 @@ func TestRunsAtChunkEdges(t *testing.T) {
 			}
 			checkBits(t, what+" unique", g.Check(t, what), wu)
 			checkBits(t, what+" lengths", gl.Check(t, what), wl)
+			// Empty outputs: the count alone, nothing stored.
+			what = fmt.Sprintf("%s: RunLengthEncode n=%d shift %d into empty outputs", cfg.name, n, shift)
+			g0 := guarded(t, c, 0, uint32(0xDEADBEEF), nil)
+			gl0 := guarded(t, c, 0, uint32(0xDEADBEEF), nil)
+			if k := scan.RunLengthEncode(s, g0.View, gl0.View, kb); k != len(wu) {
+				t.Fatalf("%s: %d runs, want %d", what, k, len(wu))
+			}
+			g0.Check(t, what)
+			gl0.Check(t, what)
+			gs0 := guarded(t, c, 0, float32(-3), nil)
+			if k := scan.ReduceByKey(s, g0.View, gs0.View, kb, vb, scan.Add); k != len(wu) {
+				t.Fatalf("%s: ReduceByKey: %d runs, want %d", what, k, len(wu))
+			}
+			g0.Check(t, what)
+			gs0.Check(t, what)
 			for _, op := range []scan.Op{scan.Add, scan.Max, scan.Min} {
 				what := fmt.Sprintf("%s: ReduceByKey %v n=%d shift %d", cfg.name, op, n, shift)
 				gs := guarded(t, c, len(wu), float32(-3), nil)

@@ -27,8 +27,9 @@ func Unique[K any](s *Scanner, dst, keys gpu.Array[K]) int {
 // the number of runs: 1 1 2 2 2 1 3 3 gives 1 2 1 3 and 2 3 1 2. Keys are
 // compared by their bits as in Unique. Runs past unique.Len() (or
 // lengths.Len()) are dropped from it. unique and lengths may not overlap
-// each other or keys. ReduceByKey's passes with every value 1 (and none
-// read). Scratch: seven words per 64 keys. It waits for the GPU.
+// each other or keys. ReduceByKey's passes, whose second walks the heads'
+// bits alone: a run's length is its head's distance from the next head.
+// Scratch: seven words per 64 keys. It waits for the GPU.
 func RunLengthEncode[K any](s *Scanner, unique gpu.Array[K], lengths gpu.Array[uint32], keys gpu.Array[K]) int {
 	const fn = "RunLengthEncode"
 	s.live(fn)
