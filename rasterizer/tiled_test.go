@@ -526,3 +526,53 @@ func TestTiledDepthAtVertices(t *testing.T) {
 		}
 	})
 }
+
+// TestTiledSkipsOnlyFartherTriangles draws, over a 64x64 image, 40 flat
+// copies of a triangle covering it all at one depth (every pixel a tie
+// that the lowest id must win), then a slanted one whose nearest vertex
+// lies in front of them: the tile kernel then takes each tile's list from
+// its end, so that the later copies fill the tiles at that depth first and
+// the earlier ones, whose nearest vertex equals the tiles' farthest depth,
+// must still be drawn (and win) rather than skipped as lying behind. Each
+// pixel's depth and id equal the CPU reference's, on both visibility
+// schemes, and with the copies in the other order.
+func TestTiledSkipsOnlyFartherTriangles(t *testing.T) {
+	c := gputest.Context(t)
+	s := newScanner(t, c)
+	const w, h = 64, 64
+	flat := [][3]float32{{-1.5, -1.5, 0.2}, {4, -1.5, 0.2}, {-1.5, 4, 0.2}}
+	slanted := [][3]float32{{-1.5, -1.5, -0.9}, {4, -1.5, 0.9}, {-1.5, 4, 0.9}}
+	var soup [][3]float32
+	for i := 0; i < 40; i++ {
+		soup = append(soup, flat...)
+	}
+	cam := view.Camera{View: mgl32.Ident4(), Projection: mgl32.Ident4()}
+	mvp := cam.MVP()
+	for _, order := range []string{"slanted last", "slanted first"} {
+		if order == "slanted first" {
+			soup = append(append([][3]float32{}, slanted...), soup[:len(soup)-3]...)
+		} else {
+			soup = append(soup, slanted...)
+		}
+		tris, _ := raster.SetupMesh(&mvp, soup, w, h)
+		ref := raster.Rasterize(tris, w, h)
+		m := uploadSoup(t, c, soup)
+		forVisibilityPaths(t, c, func(vis32 bool) {
+			o := DefaultOptions()
+			o.Width, o.Height, o.Visibility32, o.Tiled = w, h, vis32, true
+			rd, err := New(s, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rd.Delete()
+			if _, err := rd.Render(m, cam); err != nil {
+				t.Fatal(err)
+			}
+			for p, v := range rd.Visibility() {
+				if uint32(v) != ref.Prim[p] || uint32(v>>32) != ref.Depth[p] {
+					t.Fatalf("%s, %s: pixel (%d,%d) has word %#x; CPU reference depth %#x id %#x", order, visibilityPathName(c, vis32), p%w, p/w, v, ref.Depth[p], ref.Prim[p])
+				}
+			}
+		})
+	}
+}

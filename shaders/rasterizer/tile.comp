@@ -122,6 +122,13 @@ int64_t floorDivByEstimate(int64_t n, int64_t a) {
 shared uvec4 sId4[(CHUNK + 3) / 4];
 shared uint sByRank[CHUNK];
 shared uvec4 sKey4[(WG + 3) / 4];
+// sMaxD[k & 1] is the tile's farthest pixel depth (over the image's
+// pixels) after chunk k - 1, DEPTH_MAX before the first: a triangle whose
+// nearest vertex lies beyond it can take no pixel (a covered pixel's depth
+// lies within its vertices' range; an equal one may win by its id), so
+// chunk k skips its cover and depth steps. Two words, so that chunk k
+// reads one while its fold gathers the other.
+shared uint sMaxD[2];
 
 // Cover is what the depth loop needs of one of an invocation's triangles
 // in the tile: the covered pixels not yet taken (bit dy * TILE + dx), its
@@ -312,8 +319,20 @@ void main() {
     // The tile's first pixel centre, in subpixels.
     int64_t px0 = int64_t(org.x) * int64_t(SUBPIXEL) + int64_t(SUBPIXEL / 2);
     int64_t py0 = int64_t(org.y) * int64_t(SUBPIXEL) + int64_t(SUBPIXEL / 2);
+    if (lid == 0u) sMaxD[0] = DEPTH_MAX;
+    // The list in reverse when its last triangle lies nearer than its
+    // first: the lists keep about the mesh's order, which some views see
+    // from behind, and the near surfaces drawn first make the far ones'
+    // triangles skippable (sMaxD). (The zoomed views: 5-10% less CPU a
+    // frame under load; a minimum takes no order into account.)
+    bool rev = false;
+    if (cnt > uint(CHUNK)) {
+        ivec4 zf = prep[list[start]].z, zl = prep[list[start + cnt - 1u]].z;
+        rev = zl.x + min(0, min(zl.y, zl.z)) < zf.x + min(0, min(zf.y, zf.z));
+    }
     for (uint c = 0u; c < cnt; c += uint(CHUNK)) {
         uint m = min(uint(CHUNK), cnt - c);
+        uint par = (c / uint(CHUNK)) & 1u;
         // Two triangles an invocation, in variables of their own (a local
         // array in a loop the compiler does not unroll goes through memory
         // a lane at a time on llvmpipe).
@@ -321,17 +340,19 @@ void main() {
         Prep pr0, pr1;
         uint id0 = NO_PRIMITIVE, id1 = NO_PRIMITIVE;
         if (q0 < m) {
-            pr0 = prep[list[start + c + q0]];
+            pr0 = prep[list[start + (rev ? cnt - 1u - c - q0 : c + q0)]];
             id0 = uint(pr0.z.w);
         }
         if (q1 < m) {
-            pr1 = prep[list[start + c + q1]];
+            pr1 = prep[list[start + (rev ? cnt - 1u - c - q1 : c + q1)]];
             id1 = uint(pr1.z.w);
         }
         sId4[q0 >> 2][q0 & 3u] = id0;
         sId4[q1 >> 2][q1 & 3u] = id1;
         for (uint j = 0u; j < uint(TILE + 3) / 4u; j++) sKey4[lid * uint(TILE) / 4u + j] = uvec4(0xffffffffu);
+        if (lid == 0u) sMaxD[par ^ 1u] = 0u;
         barrier();
+        int maxD = int(sMaxD[par]);
         // Entries past m are NO_PRIMITIVE, never below an id.
         uint rank0 = 0u, rank1 = 0u;
         for (uint q4 = 0u; q4 < (m + 3u) >> 2; q4++) {
@@ -343,14 +364,11 @@ void main() {
         Cover cv0, cv1;
         cv0.mask = uvec2(0u);
         cv1.mask = uvec2(0u);
-        if (q0 < m) {
-            sByRank[rank0] = id0;
-            cv0 = makeCover(pr0, rank0, org, px0, py0);
-        }
-        if (q1 < m) {
-            sByRank[rank1] = id1;
-            cv1 = makeCover(pr1, rank1, org, px0, py0);
-        }
+        if (q0 < m) sByRank[rank0] = id0;
+        if (q1 < m) sByRank[rank1] = id1;
+        // z0 + min(0, z1 - z0, z2 - z0): the nearest vertex's depth.
+        if (q0 < m && pr0.z.x + min(0, min(pr0.z.y, pr0.z.z)) <= maxD) cv0 = makeCover(pr0, rank0, org, px0, py0);
+        if (q1 < m && pr1.z.x + min(0, min(pr1.z.y, pr1.z.z)) <= maxD) cv1 = makeCover(pr1, rank1, org, px0, py0);
         // The covered pixels of the invocation's triangles in turn (the
         // first triangle with pixels left, garbage in lanes whose pixels
         // are all taken, which no one keeps), the nearest kept by
@@ -390,6 +408,11 @@ void main() {
                 }
             }
         }
+        // The row's farthest pixel into the next chunk's sMaxD (pixels
+        // past the image's edge are never written: they count as 0).
+        uint rowMax = 0u;
+        for (int i = 0; i < TILE; i++) rowMax = max(rowMax, org.x + i < size.x && py < size.y ? bestD[i] : 0u);
+        atomicMax(sMaxD[par ^ 1u], rowMax);
         barrier();
     }
     for (int i = 0; i < TILE; i++) {
