@@ -39,6 +39,11 @@ const (
 	// numBindings is how many binding points the renderer needs: the
 	// driver must offer that many (GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS).
 	numBindings = 23
+
+	// Texture units: the tiled path's shading reads the mesh's vertices
+	// and normals as buffer textures (shade.glsl's SHADE_TEXELS).
+	unitPositions = 0
+	unitNormals   = 1
 )
 
 // gpuTri mirrors struct Tri of shaders/rasterizer/raster.glsl (std430,

@@ -77,6 +77,11 @@ type tiledStage struct {
 	// separateResolve makes every frame clear the buffers and shade by
 	// the resolve pass, as the loops do (comparisons).
 	separateResolve bool
+	// posTexels and nrmTexels are the shading tile kernel's views of a
+	// block's vertices and normals (bindTexels); maxTexels the most
+	// texels the driver lets one hold.
+	posTexels, nrmTexels *gpu.TexelBuffer
+	maxTexels            int
 }
 
 func newTiledStage(c *gpu.Context, vis64 bool) (s *tiledStage, err error) {
@@ -113,7 +118,28 @@ func newTiledStage(c *gpu.Context, vis64 bool) (s *tiledStage, err error) {
 	if s.counter, err = gpu.NewBuffer[uint32](c, counterWords); err != nil {
 		return nil, err
 	}
+	if s.posTexels, err = gpu.NewTexelBuffer(c); err != nil {
+		return nil, err
+	}
+	if s.nrmTexels, err = gpu.NewTexelBuffer(c); err != nil {
+		return nil, err
+	}
+	c.Do(func() { s.maxTexels = c.MaxTexels() })
 	return s, nil
+}
+
+// shadesAsDrawn reports whether the tile kernel can shade block b as it
+// draws: its vertices and normals fit the buffer textures it reads them
+// through (else the resolve pass shades the frame).
+func (s *tiledStage) shadesAsDrawn(b *mesh.GPU) bool {
+	return !s.separateResolve && 3*b.N <= s.maxTexels
+}
+
+// bindTexels points the shading tile kernel's buffer textures at block
+// b's vertices and normals (shade.glsl's SHADE_TEXELS), on the GL thread.
+func (s *tiledStage) bindTexels(b *mesh.GPU) {
+	s.c.BindTexels(unitPositions, s.posTexels, b.Positions.Slice(0, 3*b.N), gpu.TexelRGBA32F)
+	s.c.BindTexels(unitNormals, s.nrmTexels, b.Normals.Slice(0, 3*b.N), gpu.TexelRGBA32F)
 }
 
 func (s *tiledStage) delete() {
@@ -123,6 +149,8 @@ func (s *tiledStage) delete() {
 	s.list.Delete()
 	s.bins.Delete()
 	s.prep.Delete()
+	s.posTexels.Delete()
+	s.nrmTexels.Delete()
 }
 
 // counterWords is the counts at the head of tiledStage.counter
@@ -349,7 +377,7 @@ func (f *frame) drawTiled(b *mesh.GPU, first, base int) (int, error) {
 	f.st.Setup = addSetupStats(f.st.Setup, stats)
 	f.st.Batches++
 	switch {
-	case !f.cleared && first == 0 && n == b.N && !r.tiled.separateResolve:
+	case !f.cleared && first == 0 && n == b.N && r.tiled.shadesAsDrawn(b):
 		// The frame's first batch takes the whole block: the tiles start
 		// from empty buffers and shade as they draw. Should a later
 		// block's batch follow, it merges into what this one wrote and
@@ -367,6 +395,7 @@ func (f *frame) drawTiled(b *mesh.GPU, first, base int) (int, error) {
 				r.rgba.FillRange(0, w*h, uint32(bg.R)|uint32(bg.G)<<8|uint32(bg.B)<<16|uint32(bg.A)<<24)
 			}
 			setShading(r.c, r.tiled.shade, b, f.cam, r.opts.Material)
+			r.tiled.bindTexels(b)
 			r.tiled.shade.SetInt("emptyDone", emptyDone)
 			r.c.BindStorage(bindingImage, r.rgba)
 			r.tiled.draw(r.tiled.shade, r.depth, r.prims, w, h, emptyDone == 0)

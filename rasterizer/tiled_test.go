@@ -576,3 +576,38 @@ func TestTiledSkipsOnlyFartherTriangles(t *testing.T) {
 		})
 	}
 }
+
+// TestTiledShadesBeyondTexelLimit draws a scene whose vertices the tile
+// kernel reads as buffer textures when it shades as it draws, then with the
+// driver's texel limit taken as one texel short of them: the frame then
+// leaves the shading to the resolve pass, and both images and id buffers
+// are the same, bit for bit.
+func TestTiledShadesBeyondTexelLimit(t *testing.T) {
+	c := gputest.Context(t)
+	s := newScanner(t, c)
+	r := gputest.Rand(t)
+	const w, h = 96, 80
+	soup := append(randomSoup(r, 300), sphereSoup(12, 24)...)
+	m := uploadSoup(t, c, soup)
+	rd := newTiledRenderer(t, s, w, h)
+	cam := testViewCamera(w, h)
+	st, err := rd.Render(m, cam)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.ResolveTime != 0 {
+		t.Fatalf("the frame ran a resolve pass (%v): the tile kernel did not shade as it drew", st.ResolveTime)
+	}
+	wantPix, wantPrims := rd.Pixels(), rd.Prims()
+	limit := rd.tiled.maxTexels
+	rd.tiled.maxTexels = 3*m.N - 1
+	defer func() { rd.tiled.maxTexels = limit }()
+	if st, err = rd.Render(m, cam); err != nil {
+		t.Fatal(err)
+	}
+	if st.ResolveTime == 0 {
+		t.Fatal("the frame ran no resolve pass with the vertices past the texel limit")
+	}
+	samePixels(t, rd.Pixels(), wantPix, w, "past the texel limit", "shaded as drawn")
+	samePixels(t, rd.Prims(), wantPrims, w, "ids past the texel limit", "drawn within it")
+}

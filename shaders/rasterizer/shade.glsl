@@ -7,10 +7,28 @@
 // triangles that reach behind the eye and were clipped). Both faces are lit:
 // a normal facing away from the eye is flipped. The normal is the vertex
 // normals interpolated, or with flatShading the face normal
-// (p1-p0)x(p2-p0). Go side: rasterizer.setShading.
+// (p1-p0)x(p2-p0). Go side: rasterizer.setShading (and, with SHADE_TEXELS,
+// tiledStage.bindTexels).
 
+#ifndef SHADE_TEXELS
+#define SHADE_TEXELS 0
+#endif
+#if SHADE_TEXELS
+// The same words as buffer textures (gpu.TexelBuffer; tile.comp's): llvmpipe
+// fetches a texel for a SIMD vector's lanes with one gather, where a storage
+// block's load with lanes' own addresses is a scalar access per lane and
+// word, and a pixel's shading reads 18 words (the zoomed views' tiles: 7-8%
+// less CPU a frame under load).
+layout(binding = UNIT_POSITIONS) uniform samplerBuffer posTexels;
+layout(binding = UNIT_NORMALS) uniform samplerBuffer nrmTexels;
+vec3 vertexPosition(uint i) { return texelFetch(posTexels, int(i)).xyz; }
+vec3 vertexNormal(uint i) { return texelFetch(nrmTexels, int(i)).xyz; }
+#else
 layout(std430, binding = BINDING_POSITIONS) readonly restrict buffer Positions { vec4 pos[]; };
 layout(std430, binding = BINDING_NORMALS) readonly restrict buffer Normals { vec4 nrm[]; };
+vec3 vertexPosition(uint i) { return pos[i].xyz; }
+vec3 vertexNormal(uint i) { return nrm[i].xyz; }
+#endif
 
 uniform mat4 mvp;
 uniform mat4 modelView;
@@ -36,7 +54,7 @@ vec3 unitOr(vec3 v, vec3 fallback) {
 // shadePixel is pixel p's colour (packed RGBA8) of an image size pixels
 // large, lit from triangle prim of the bound positions and normals.
 uint shadePixel(uint prim, ivec2 p, ivec2 size) {
-    vec3 p0 = pos[3u * prim].xyz, p1 = pos[3u * prim + 1u].xyz, p2 = pos[3u * prim + 2u].xyz;
+    vec3 p0 = vertexPosition(3u * prim), p1 = vertexPosition(3u * prim + 1u), p2 = vertexPosition(3u * prim + 2u);
     vec3 c0 = (mvp * vec4(p0, 1.0)).xyw;
     vec3 c1 = (mvp * vec4(p1, 1.0)).xyw;
     vec3 c2 = (mvp * vec4(p2, 1.0)).xyw;
@@ -55,7 +73,7 @@ uint shadePixel(uint prim, ivec2 p, ivec2 size) {
         float m = max(max(abs(e1.x), max(abs(e1.y), abs(e1.z))), max(abs(e2.x), max(abs(e2.y), abs(e2.z))));
         n = m > 0.0 ? cross(e1 / m, e2 / m) : vec3(0.0);
     } else {
-        n = b.x * nrm[3u * prim].xyz + b.y * nrm[3u * prim + 1u].xyz + b.z * nrm[3u * prim + 2u].xyz;
+        n = b.x * vertexNormal(3u * prim) + b.y * vertexNormal(3u * prim + 1u) + b.z * vertexNormal(3u * prim + 2u);
     }
     vec3 P = b.x * p0 + b.y * p1 + b.z * p2;
     vec3 N = unitOr(mat3(normalMatrix) * n, vec3(0.0, 0.0, 1.0));

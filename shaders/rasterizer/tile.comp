@@ -65,6 +65,7 @@ layout(std430, binding = BINDING_VISIBILITY) restrict buffer Depth { uint depthB
 #endif
 layout(std430, binding = BINDING_PRIMS) restrict buffer Prim { uint primBuf[]; };
 #if SHADE
+#define SHADE_TEXELS 1
 #include "rasterizer/shade.glsl"
 layout(std430, binding = BINDING_IMAGE) writeonly restrict buffer Image { uint rgba[]; };
 #endif
