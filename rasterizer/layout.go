@@ -40,10 +40,12 @@ const (
 	// driver must offer that many (GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS).
 	numBindings = 23
 
-	// Texture units: the tiled path's shading reads the mesh's vertices
-	// and normals as buffer textures (shade.glsl's SHADE_TEXELS).
+	// Texture units: the tiled path reads the mesh's vertices and normals
+	// (tilesetup.comp; shade.glsl's SHADE_TEXELS) and its records
+	// (tile.comp) as buffer textures.
 	unitPositions = 0
 	unitNormals   = 1
+	unitTilePreps = 2
 )
 
 // gpuTri mirrors struct Tri of shaders/rasterizer/raster.glsl (std430,

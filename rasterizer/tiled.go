@@ -77,12 +77,18 @@ type tiledStage struct {
 	// separateResolve makes every frame clear the buffers and shade by
 	// the resolve pass, as the loops do (comparisons).
 	separateResolve bool
-	// posTexels and nrmTexels are the shading tile kernel's views of a
-	// block's vertices and normals (bindTexels); maxTexels the most
-	// texels the driver lets one hold.
-	posTexels, nrmTexels *gpu.TexelBuffer
-	maxTexels            int
+	// texels says that the kernels read the mesh's vertices and normals
+	// and the records as buffer textures (TEXELS 1: posTexels,
+	// nrmTexels, prepTexels), where the driver's texel limit covers any
+	// storage block (llvmpipe's does), else as storage blocks.
+	texels                           bool
+	posTexels, nrmTexels, prepTexels *gpu.TexelBuffer
 }
+
+// tiledStorageBlocks makes the tiled stages that tests create read their
+// inputs as storage blocks, as on a driver whose texel limit is below its
+// storage blocks' size.
+var tiledStorageBlocks = false
 
 func newTiledStage(c *gpu.Context, vis64 bool) (s *tiledStage, err error) {
 	s = &tiledStage{c: c, maxList: int(min(c.Caps().MaxSSBOSize/4, math.MaxInt32)),
@@ -95,11 +101,20 @@ func newTiledStage(c *gpu.Context, vis64 bool) (s *tiledStage, err error) {
 			s = nil
 		}
 	}()
-	tile := fmt.Sprint(TileSize)
-	if s.setup, err = c.Program("rasterizer/tilesetup.comp", map[string]string{"TILE": tile}); err != nil {
+	c.Do(func() { s.texels = !tiledStorageBlocks && int64(c.MaxTexels())*16 >= c.Caps().MaxSSBOSize })
+	tile, texels := fmt.Sprint(TileSize), "0"
+	if s.texels {
+		texels = "1"
+		for _, t := range []**gpu.TexelBuffer{&s.posTexels, &s.nrmTexels, &s.prepTexels} {
+			if *t, err = gpu.NewTexelBuffer(c); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if s.setup, err = c.Program("rasterizer/tilesetup.comp", map[string]string{"TILE": tile, "TEXELS": texels}); err != nil {
 		return nil, err
 	}
-	if s.clip, err = c.Program("rasterizer/tilesetup.comp", map[string]string{"TILE": tile, "CLIP_PASS": "1"}); err != nil {
+	if s.clip, err = c.Program("rasterizer/tilesetup.comp", map[string]string{"TILE": tile, "TEXELS": texels, "CLIP_PASS": "1"}); err != nil {
 		return nil, err
 	}
 	if s.emit, err = c.Program("rasterizer/tilebin.comp", map[string]string{"TILE": tile}); err != nil {
@@ -109,37 +124,26 @@ func newTiledStage(c *gpu.Context, vis64 bool) (s *tiledStage, err error) {
 	if vis64 {
 		v = "1"
 	}
-	if s.raster, err = c.Program("rasterizer/tile.comp", map[string]string{"VIS64": v, "TILE": tile}); err != nil {
+	if s.raster, err = c.Program("rasterizer/tile.comp", map[string]string{"VIS64": v, "TILE": tile, "TEXELS": texels}); err != nil {
 		return nil, err
 	}
-	if s.shade, err = c.Program("rasterizer/tile.comp", map[string]string{"VIS64": v, "TILE": tile, "SHADE": "1"}); err != nil {
+	if s.shade, err = c.Program("rasterizer/tile.comp", map[string]string{"VIS64": v, "TILE": tile, "TEXELS": texels, "SHADE": "1"}); err != nil {
 		return nil, err
 	}
 	if s.counter, err = gpu.NewBuffer[uint32](c, counterWords); err != nil {
 		return nil, err
 	}
-	if s.posTexels, err = gpu.NewTexelBuffer(c); err != nil {
-		return nil, err
-	}
-	if s.nrmTexels, err = gpu.NewTexelBuffer(c); err != nil {
-		return nil, err
-	}
-	c.Do(func() { s.maxTexels = c.MaxTexels() })
 	return s, nil
 }
 
-// shadesAsDrawn reports whether the tile kernel can shade block b as it
-// draws: its vertices and normals fit the buffer textures it reads them
-// through (else the resolve pass shades the frame).
-func (s *tiledStage) shadesAsDrawn(b *mesh.GPU) bool {
-	return !s.separateResolve && 3*b.N <= s.maxTexels
-}
-
-// bindTexels points the shading tile kernel's buffer textures at block
-// b's vertices and normals (shade.glsl's SHADE_TEXELS), on the GL thread.
-func (s *tiledStage) bindTexels(b *mesh.GPU) {
-	s.c.BindTexels(unitPositions, s.posTexels, b.Positions.Slice(0, 3*b.N), gpu.TexelRGBA32F)
-	s.c.BindTexels(unitNormals, s.nrmTexels, b.Normals.Slice(0, 3*b.N), gpu.TexelRGBA32F)
+// bindVertices points the buffer textures of the vertices and normals at
+// block b's (the setup passes' and the shading tile kernel's), on the GL
+// thread; nothing where the kernels read storage blocks.
+func (s *tiledStage) bindVertices(b *mesh.GPU) {
+	if s.texels {
+		s.c.BindTexels(unitPositions, s.posTexels, b.Positions.Slice(0, 3*b.N), gpu.TexelRGBA32F)
+		s.c.BindTexels(unitNormals, s.nrmTexels, b.Normals.Slice(0, 3*b.N), gpu.TexelRGBA32F)
+	}
 }
 
 func (s *tiledStage) delete() {
@@ -151,6 +155,7 @@ func (s *tiledStage) delete() {
 	s.prep.Delete()
 	s.posTexels.Delete()
 	s.nrmTexels.Delete()
+	s.prepTexels.Delete()
 }
 
 // counterWords is the counts at the head of tiledStage.counter
@@ -206,6 +211,9 @@ func (s *tiledStage) setUp(b *setupBatch) (records int, stats raster.SetupStats,
 			s.c.Do(func() {
 				gx, gy := raster.Guard(b.width, b.height)
 				s.c.BindStorage(bindingPositions, b.pos)
+				if s.texels {
+					s.c.BindTexels(unitPositions, s.posTexels, b.pos, gpu.TexelRGBA32F)
+				}
 				s.c.BindStorage(bindingTileCount, s.tileCount.Slice(0, nt))
 				s.c.BindStorage(bindingTileCounter, s.counter)
 				s.c.BindStorage(bindingTilePreps, s.prep)
@@ -295,6 +303,9 @@ func (s *tiledStage) draw(p *gpu.Program, vis, prims *gpu.Buffer[uint32], w, h i
 	tx, ty := tiles(w, h)
 	nt := tx * ty
 	s.c.BindStorage(bindingTilePreps, s.prep)
+	if s.texels {
+		s.c.BindTexels(unitTilePreps, s.prepTexels, s.prep, gpu.TexelRGBA32I)
+	}
 	s.c.BindStorage(bindingTileCount, s.tileCount.Slice(0, nt))
 	s.c.BindStorage(bindingTileStart, s.tileStart.Slice(0, nt))
 	if s.binned {
@@ -377,7 +388,7 @@ func (f *frame) drawTiled(b *mesh.GPU, first, base int) (int, error) {
 	f.st.Setup = addSetupStats(f.st.Setup, stats)
 	f.st.Batches++
 	switch {
-	case !f.cleared && first == 0 && n == b.N && r.tiled.shadesAsDrawn(b):
+	case !f.cleared && first == 0 && n == b.N && !r.tiled.separateResolve:
 		// The frame's first batch takes the whole block: the tiles start
 		// from empty buffers and shade as they draw. Should a later
 		// block's batch follow, it merges into what this one wrote and
@@ -395,7 +406,7 @@ func (f *frame) drawTiled(b *mesh.GPU, first, base int) (int, error) {
 				r.rgba.FillRange(0, w*h, uint32(bg.R)|uint32(bg.G)<<8|uint32(bg.B)<<16|uint32(bg.A)<<24)
 			}
 			setShading(r.c, r.tiled.shade, b, f.cam, r.opts.Material)
-			r.tiled.bindTexels(b)
+			r.tiled.bindVertices(b)
 			r.tiled.shade.SetInt("emptyDone", emptyDone)
 			r.c.BindStorage(bindingImage, r.rgba)
 			r.tiled.draw(r.tiled.shade, r.depth, r.prims, w, h, emptyDone == 0)

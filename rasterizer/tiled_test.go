@@ -577,37 +577,44 @@ func TestTiledSkipsOnlyFartherTriangles(t *testing.T) {
 	}
 }
 
-// TestTiledShadesBeyondTexelLimit draws a scene whose vertices the tile
-// kernel reads as buffer textures when it shades as it draws, then with the
-// driver's texel limit taken as one texel short of them: the frame then
-// leaves the shading to the resolve pass, and both images and id buffers
-// are the same, bit for bit.
-func TestTiledShadesBeyondTexelLimit(t *testing.T) {
+// TestTiledStorageBlocks draws the test scenes on the tiled path reading
+// its inputs as buffer textures (where the driver allows: llvmpipe does)
+// and as storage blocks (as where the driver's texel limit is below its
+// storage blocks' size): the images and id buffers are the same, bit for
+// bit, whole and in batches.
+func TestTiledStorageBlocks(t *testing.T) {
 	c := gputest.Context(t)
 	s := newScanner(t, c)
-	r := gputest.Rand(t)
 	const w, h = 96, 80
-	soup := append(randomSoup(r, 300), sphereSoup(12, 24)...)
-	m := uploadSoup(t, c, soup)
-	rd := newTiledRenderer(t, s, w, h)
-	cam := testViewCamera(w, h)
-	st, err := rd.Render(m, cam)
-	if err != nil {
-		t.Fatal(err)
+	tex := newTiledRenderer(t, s, w, h)
+	blocks := newTiledRenderer(t, s, w, h)
+	for name, soup := range tiledScenes(t) {
+		if len(soup) == 0 {
+			continue
+		}
+		m := uploadSoup(t, c, soup)
+		for ci, cam := range tiledCameras(w, h) {
+			for _, batch := range []int{0, 37} {
+				label := fmt.Sprintf("%s, camera %d, batch %d", name, ci, batch)
+				tex.batchTriangles, blocks.batchTriangles = batch, batch
+				if _, err := tex.Render(m, cam); err != nil {
+					t.Fatal(err)
+				}
+				tiledStorageBlocks = true // the stage is made at the first frame
+				_, err := blocks.Render(m, cam)
+				tiledStorageBlocks = false
+				if err != nil {
+					t.Fatal(err)
+				}
+				if blocks.tiled.texels || blocks.tiled.prepTexels != nil {
+					t.Fatalf("%s: the storage blocks' stage reads buffer textures", label)
+				}
+				if !tex.tiled.texels && ci == 0 && batch == 0 {
+					t.Logf("the driver's texel limit is below its storage blocks' size: both read storage blocks")
+				}
+				samePixels(t, blocks.Pixels(), tex.Pixels(), w, label+", storage blocks", "buffer textures")
+				samePixels(t, blocks.Prims(), tex.Prims(), w, label+", storage blocks' ids", "buffer textures'")
+			}
+		}
 	}
-	if st.ResolveTime != 0 {
-		t.Fatalf("the frame ran a resolve pass (%v): the tile kernel did not shade as it drew", st.ResolveTime)
-	}
-	wantPix, wantPrims := rd.Pixels(), rd.Prims()
-	limit := rd.tiled.maxTexels
-	rd.tiled.maxTexels = 3*m.N - 1
-	defer func() { rd.tiled.maxTexels = limit }()
-	if st, err = rd.Render(m, cam); err != nil {
-		t.Fatal(err)
-	}
-	if st.ResolveTime == 0 {
-		t.Fatal("the frame ran no resolve pass with the vertices past the texel limit")
-	}
-	samePixels(t, rd.Pixels(), wantPix, w, "past the texel limit", "shaded as drawn")
-	samePixels(t, rd.Prims(), wantPrims, w, "ids past the texel limit", "drawn within it")
 }

@@ -35,10 +35,12 @@
 #define BINDING_Z_KEYS 21
 #define BINDING_TILE_BINS 22    // the tiled path's: per tile a bin of binCap records' indices
 
-// Texture units (samplers' bindings): the tiled path's shading reads the
-// mesh's vertices and normals as buffer textures (shade.glsl, SHADE_TEXELS).
+// Texture units (samplers' bindings): the tiled path reads the mesh's
+// vertices and normals (tilesetup.comp; shade.glsl's SHADE_TEXELS) and its
+// records (tile.comp) as buffer textures.
 #define UNIT_POSITIONS 0
 #define UNIT_NORMALS 1
+#define UNIT_TILE_PREPS 2
 
 // Span is one row of a set-up triangle: the scan-conversion loop's output
 // (one per task) and the z-buffer loop's problem data. x1 < x0 when the row

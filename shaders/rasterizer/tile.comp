@@ -29,8 +29,12 @@
 //            with emptyDone the caller filled the buffers, and the empty
 //            tiles write nothing (a fill of the buffer costs far less than
 //            their lanes' stores, a pixel at a time, on llvmpipe).
+//   TEXELS 1: the records, and SHADE's vertices and normals, are read as
+//            buffer textures (gpu.TexelBuffer), 0: as storage blocks.
 // lint: VIS64=1
 // lint: SHADE=1
+// lint: TEXELS=0
+// lint: SHADE=1 TEXELS=0
 #ifndef VIS64
 #define VIS64 0
 #endif
@@ -39,6 +43,9 @@
 #endif
 #ifndef TILE
 #define TILE 8
+#endif
+#ifndef TEXELS
+#define TEXELS 1
 #endif
 #define WG (TILE * TILE)
 #if TILE != 1 && TILE != 2 && TILE != 4 && TILE != 8
@@ -52,7 +59,19 @@ layout(local_size_x = TILE) in;
 #include "rasterizer/tileprep.glsl"
 #include "rasterizer/layout.glsl"
 
+#if TEXELS
+// The records as a buffer texture of four texels each (tiled.go), so that
+// a lane's record is four gathers of a SIMD vector's lanes rather than 16
+// scalar loads a lane (llvmpipe).
+layout(binding = UNIT_TILE_PREPS) uniform isamplerBuffer prepTexels;
+Prep loadPrep(uint i) {
+    int t = int(4u * i);
+    return Prep(texelFetch(prepTexels, t), texelFetch(prepTexels, t + 1), texelFetch(prepTexels, t + 2), texelFetch(prepTexels, t + 3));
+}
+#else
 layout(std430, binding = BINDING_TILE_PREPS) readonly restrict buffer Preps { Prep prep[]; };
+Prep loadPrep(uint i) { return prep[i]; }
+#endif
 layout(std430, binding = BINDING_TILE_COUNT) readonly restrict buffer TileCount { uint tileCount[]; };
 layout(std430, binding = BINDING_TILE_START) readonly restrict buffer TileStart { uint tileStart[]; };
 layout(std430, binding = BINDING_TILE_LIST) readonly restrict buffer List { uint list[]; };
@@ -65,7 +84,7 @@ layout(std430, binding = BINDING_VISIBILITY) restrict buffer Depth { uint depthB
 #endif
 layout(std430, binding = BINDING_PRIMS) restrict buffer Prim { uint primBuf[]; };
 #if SHADE
-#define SHADE_TEXELS 1
+#define SHADE_TEXELS TEXELS
 #include "rasterizer/shade.glsl"
 layout(std430, binding = BINDING_IMAGE) writeonly restrict buffer Image { uint rgba[]; };
 #endif
@@ -328,7 +347,7 @@ void main() {
     // frame under load; a minimum takes no order into account.)
     bool rev = false;
     if (cnt > uint(CHUNK)) {
-        ivec4 zf = prep[list[start]].z, zl = prep[list[start + cnt - 1u]].z;
+        ivec4 zf = loadPrep(list[start]).z, zl = loadPrep(list[start + cnt - 1u]).z;
         rev = zl.x + min(0, min(zl.y, zl.z)) < zf.x + min(0, min(zf.y, zf.z));
     }
     for (uint c = 0u; c < cnt; c += uint(CHUNK)) {
@@ -341,11 +360,11 @@ void main() {
         Prep pr0, pr1;
         uint id0 = NO_PRIMITIVE, id1 = NO_PRIMITIVE;
         if (q0 < m) {
-            pr0 = prep[list[start + (rev ? cnt - 1u - c - q0 : c + q0)]];
+            pr0 = loadPrep(list[start + (rev ? cnt - 1u - c - q0 : c + q0)]);
             id0 = uint(pr0.z.w);
         }
         if (q1 < m) {
-            pr1 = prep[list[start + (rev ? cnt - 1u - c - q1 : c + q1)]];
+            pr1 = loadPrep(list[start + (rev ? cnt - 1u - c - q1 : c + q1)]);
             id1 = uint(pr1.z.w);
         }
         sId4[q0 >> 2][q0 & 3u] = id0;

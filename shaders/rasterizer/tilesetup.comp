@@ -33,8 +33,12 @@
 // lanes takes (llvmpipe), so the clipper's loops, in a pass of their own,
 // cost only the few triangles that cross the view's planes.
 // lint: CLIP_PASS=1
+// lint: TEXELS=0
 #ifndef TILE
 #define TILE 8
+#endif
+#ifndef TEXELS
+#define TEXELS 1
 #endif
 #ifndef CLIP_PASS
 #define CLIP_PASS 0
@@ -52,7 +56,15 @@ layout(local_size_x = WG_SIZE) in;
 #include "rasterizer/tileprep.glsl"
 #include "rasterizer/layout.glsl"
 
+#if TEXELS
+// The vertices as a buffer texture (tiled.go): a vertex is one gather of a
+// SIMD vector's lanes rather than three scalar loads a lane (llvmpipe).
+layout(binding = UNIT_POSITIONS) uniform samplerBuffer posTexels;
+vec3 vertex(uint i) { return texelFetch(posTexels, int(i)).xyz; }
+#else
 layout(std430, binding = BINDING_POSITIONS) readonly restrict buffer Positions { vec4 pos[]; }; // xyz, w unused
+vec3 vertex(uint i) { return pos[i].xyz; }
+#endif
 layout(std430, binding = BINDING_TILE_COUNT) restrict buffer TileCount { uint tileCount[]; };
 layout(std430, binding = BINDING_TILE_COUNTER) restrict buffer Counter { uint counter[]; };
 layout(std430, binding = BINDING_TILE_BINS) writeonly restrict buffer Bins { uint bins[]; };
@@ -124,9 +136,9 @@ void main() {
     uint i = g;
 #endif
     uint v = 3u * (first + i);
-    vec4 t0 = transformPoint(mvp, pos[v].xyz);
-    vec4 t1 = transformPoint(mvp, pos[v + 1u].xyz);
-    vec4 t2 = transformPoint(mvp, pos[v + 2u].xyz);
+    vec4 t0 = transformPoint(mvp, vertex(v));
+    vec4 t1 = transformPoint(mvp, vertex(v + 1u));
+    vec4 t2 = transformPoint(mvp, vertex(v + 2u));
 #if CLIP_PASS
     vec4 poly[MAX_CLIP_VERTICES];
     int n;
