@@ -136,6 +136,16 @@ func newTiledStage(c *gpu.Context, vis64 bool) (s *tiledStage, err error) {
 	return s, nil
 }
 
+// recordsBarrier is the barrier between the passes that write the records
+// and the tile kernel, which reads them as buffer textures where texels
+// says so.
+func (s *tiledStage) recordsBarrier() gpu.Barrier {
+	if s.texels {
+		return gpu.BarrierStorage | gpu.BarrierTexture
+	}
+	return gpu.BarrierStorage
+}
+
 // bindVertices points the buffer textures of the vertices and normals at
 // block b's (the setup passes' and the shading tile kernel's), on the GL
 // thread; nothing where the kernels read storage blocks.
@@ -229,7 +239,7 @@ func (s *tiledStage) setUp(b *setupBatch) (records int, stats raster.SetupStats,
 				p.SetUint("capacity", uint32(capacity))
 				p.SetUint("binCap", uint32(binCap))
 				p.DispatchInvocations(n)
-				s.c.Barrier(gpu.BarrierStorage)
+				s.c.Barrier(s.recordsBarrier())
 			})
 		}
 		pass(s.setup, b.n)
