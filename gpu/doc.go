@@ -45,6 +45,12 @@
 // satisfy Array[T], which kernels take. A deleted buffer has Len 0, and
 // every other use of it panics naming it as deleted.
 //
+// A TexelBuffer is a buffer texture over a storage range (BindTexels):
+// kernels read the same bits by texelFetch, four words a texel, which
+// llvmpipe gathers for a SIMD vector's lanes at once where a storage
+// block's load with lanes' own addresses is a scalar access per lane and
+// word. Its reads after shader writes need BarrierTexture.
+//
 // Shader writes reach the GL calls that read or write memory
 // (glGetBufferSubData, buffer copies and clears, texture downloads) only
 // after a memory barrier. The context keeps which barrier bits no

@@ -61,7 +61,11 @@
 // by primitive id below, one atomicMin), each pixel's owner keeping the
 // least (depth, id) over the chunks; a frame of one batch is shaded by the
 // same work groups as they finish (shade.glsl, the resolve pass's code), so
-// it needs no clearing or resolve pass. Coverage is the same edge test and
+// it needs no clearing or resolve pass. A chunk skips the triangles whose
+// nearest vertex lies beyond the tile's farthest pixel so far, and a list
+// whose last triangle is nearer than its first is taken from its end; the
+// kernels read the vertices, normals and records as buffer textures where
+// the driver allows (gpu.TexelBuffer). Coverage is the same edge test and
 // depth the same integers as the loops', and a minimum does not depend on
 // the order it is taken in, so neither the lists' order nor the batches
 // change a pixel (TestTiledMatchesPaperRenderer); it needs no 64-bit
