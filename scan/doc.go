@@ -123,7 +123,12 @@
 // the kernel computes what it counts as it loads a tile (a predicate, or
 // whether a key differs from the one before it), and moves the tile's
 // records once the look-back has told it where they go (OUT and MAP in
-// shaders/scan/modes.glsl):
+// shaders/scan/modes.glsl). On reduce-then-scan in the shared-memory
+// layout (CPU drivers) compactions and partitions of more than one tile
+// carry a count per invocation instead of per tile: the reduce pass writes
+// each invocation's count, their scan gives every invocation where its
+// output starts and ends, and the moving pass needs no group scan, no
+// barrier and no tile in registers, storing each vector as it loads it:
 //
 //	HistogramEven,   counts per bin: each work group counts into shared
 //	HistogramRange   memory, then adds each nonzero bin to the output with

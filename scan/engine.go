@@ -31,6 +31,9 @@ type scanJob struct {
 	// outPartition: the selected count, at count[countAt].
 	count   gpu.Storage
 	countAt int
+	// lanes: reduce-then-scan's level 0 carries one total per invocation
+	// instead of per tile (LANE_CARRY; Scanner.laneCarry decides).
+	lanes bool
 	// levelTotal: reduce-then-scan writes the op of all n elements to
 	// levelTotal[levelTotalAt] at its top level, before level 0 runs (so
 	// that a partition's level 0 reads the count it needs there, without
@@ -84,6 +87,20 @@ func (s *Scanner) pathFor(j *scanJob) Path {
 	return PathLookBack
 }
 
+// laneCarry says whether reduce-then-scan's level 0 of j carries one total
+// per invocation (LANE_CARRY in scankernel.glsl): compactions and
+// partitions of more than one tile in the shared-memory layout, whose
+// invocations hold consecutive elements. Their level 0 then needs no group
+// scan and no barrier, and walks its vectors one at a time instead of
+// holding the tile in registers; the level above is 4*Vectors times
+// smaller than the input instead of a tile's size times. llvmpipe, 2^22
+// elements, vs the copy kernel in the same run (under load): see the
+// commit that made it.
+func (s *Scanner) laneCarry(j *scanJob) bool {
+	return (j.out == outCompact || j.out == outPartition) && !j.seg && !s.subgroups &&
+		j.n > s.tile && s.pathFor(j) == PathReduceThenScan
+}
+
 // run issues j's dispatches on the GL thread and ends with a storage
 // barrier.
 func (s *Scanner) run(j *scanJob) {
@@ -92,6 +109,7 @@ func (s *Scanner) run(j *scanJob) {
 	}
 	s.c.Do(func() {
 		var plan Plan
+		j.lanes = s.laneCarry(j)
 		if s.pathFor(j) == PathLookBack {
 			plan = s.runLookBack(j)
 		} else {
@@ -122,7 +140,7 @@ func (s *Scanner) level0(p *gpu.Program, j *scanJob) {
 		c.BindStorage(4, j.dst)
 		c.BindStorage(5, j.dst)
 	} else {
-		if j.loadMap() == mapPredicate || j.seg {
+		if j.loadMap() == mapPredicate || j.seg || j.lanes && j.words == 1 {
 			c.BindStorage(0, j.src)
 		}
 		if j.loadMap() != mapPredicate {
@@ -168,6 +186,9 @@ func (j *scanJob) key(carry int, sub bool) progKey {
 	k := progKey{file: "scan/scan.comp", typ: j.typ, op: j.op, seg: j.seg, carry: carry,
 		out: j.out, total: j.total != nil, words: max(j.words, 1), sub: sub, spin: -1,
 		mapMode: j.loadMap(), keyWords: j.keyWords, tails: j.tails, counts: j.counts}
+	if j.lanes && carry == 1 {
+		k.lanes, k.sub = true, false
+	}
 	if j.out != outRuns {
 		k.tails = tailsNone
 	}
@@ -179,6 +200,9 @@ func (j *scanJob) key(carry int, sub bool) progKey {
 func (j *scanJob) reduceKey() progKey {
 	k := progKey{file: "scan/reduce.comp", typ: j.typ, op: j.op, seg: j.seg, mapMode: j.loadMap(), keyWords: j.keyWords, sub: true,
 		counts: j.counts}
+	if j.lanes {
+		k.lanes, k.sub = true, false
+	}
 	j.predKey(&k)
 	return k
 }
@@ -229,6 +253,12 @@ func (s *Scanner) runLevels(j *scanJob) Plan {
 	var sizes [maxLevels]int
 	sizes[0] = j.n
 	L := 0
+	if j.lanes {
+		// One total per invocation and the identity after them, whose
+		// exclusive scan is the total of all.
+		sizes[1] = ceilDiv(j.n, 4*s.opt.Vectors) + 1
+		L = 1
+	}
 	for sizes[L] > s.tile {
 		sizes[L+1] = ceilDiv(sizes[L], s.tile)
 		L++
@@ -273,10 +303,14 @@ func (s *Scanner) runLevels(j *scanJob) Plan {
 		if j.seg {
 			c.BindStorage(7, heads(k+1))
 		}
+		tiles := sizes[k+1]
+		if k == 0 && j.lanes {
+			tiles = ceilDiv(j.n, s.tile)
+		}
 		p.SetUint("n", uint32(sizes[k]))
-		p.SetUint("numTiles", uint32(sizes[k+1]))
+		p.SetUint("numTiles", uint32(tiles))
 		p.SetUint("partialAt", 0)
-		p.Dispatch1D(sizes[k+1])
+		p.Dispatch1D(tiles)
 		c.Barrier(gpu.BarrierStorage) // the next level reads the partials
 		plan.Dispatches++
 	}

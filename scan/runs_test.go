@@ -81,7 +81,8 @@ func runCases[K, V scan.Elem](t *testing.T, c *gpu.Context, s *scan.Scanner, cfg
 	}
 }
 
-// Keys may be records of several words, equal when every word is; outputs
+// Keys may be records of several words, equal when every word is (Unique
+// too); outputs
 // shorter than the number of runs take the first runs, each output as far
 // as it reaches. On both paths of the scans over the chunks: runs.comp's
 // word-by-word key comparison (KEY_WORDS > 1), and its stores cut at
@@ -103,8 +104,15 @@ func TestRunsRecords(t *testing.T) {
 			wu, wl, starts := cpuRuns(keys)
 			m := max(1, len(wu)/2)
 			g := guarded(t, c, m, key{7, 7}, nil)
+			what := fmt.Sprintf("%v: Unique of 8-byte keys n=%d into %d", path, n, m)
+			if k := scan.Unique(s, g.View, kb); k != len(wu) {
+				t.Fatalf("%s: %d runs, want %d", what, k, len(wu))
+			}
+			checkBits(t, what, g.Check(t, what), wu[:m])
+
+			g = guarded(t, c, m, key{7, 7}, nil)
 			gl := guarded(t, c, m+1, uint32(0xDEADBEEF), nil)
-			what := fmt.Sprintf("%v: RunLengthEncode of 8-byte keys n=%d into %d and %d", path, n, m, m+1)
+			what = fmt.Sprintf("%v: RunLengthEncode of 8-byte keys n=%d into %d and %d", path, n, m, m+1)
 			if k := scan.RunLengthEncode(s, g.View, gl.View, kb); k != len(wu) {
 				t.Fatalf("%s: %d runs, want %d", what, k, len(wu))
 			}

@@ -305,6 +305,7 @@ type progKey struct {
 	spin    int  // lookback.glsl's SPIN (-1: not a look-back kernel)
 	nopub   bool // lookback.glsl's PUBLISH=0 (tests)
 
+	lanes    bool       // scankernel.glsl's LANE_CARRY
 	keyWords int        // load.glsl's KEY_WORDS: flags are the heads of runs of keys
 	tails    int        // scan.comp's TAILS (OUT_RUNS)
 	counts   bool       // elem.glsl's HEAD_COUNTS: segmented pairs count their heads
@@ -340,6 +341,9 @@ func (k progKey) defines(s *Scanner) map[string]string {
 		if k.counts {
 			d["HEAD_COUNTS"] = "1"
 		}
+		if k.lanes {
+			d["LANE_CARRY"] = "1"
+		}
 		if k.mapMode == mapPredicate {
 			d["PRED_TYPE"] = strconv.Itoa(k.predType)
 			if k.pred != "" {
@@ -360,7 +364,7 @@ func (k progKey) defines(s *Scanner) map[string]string {
 			// Compactions whose one-word records are the words the tiles
 			// load anyway (a predicate's elements, one-word keys: those
 			// jobs have src == flags) write them from registers.
-			if (k.out == outCompact || k.out == outRuns) && k.words == 1 && (k.mapMode == mapPredicate || k.keyWords == 1) {
+			if (k.out == outCompact || k.out == outRuns || k.out == outPartition) && k.words == 1 && (k.mapMode == mapPredicate || k.keyWords == 1) {
 				d["RECORDS_LOADED"] = "1"
 			}
 			if k.spin >= 0 {
@@ -506,15 +510,27 @@ func (s *Scanner) Reserve(n int) error {
 			s.ticket = 0 // a new buffer starts with the counter at zero
 		}
 		// Reduce-then-scan's levels: tile totals, and heads for segmented
-		// scans.
-		for k, size := 1, n; size > s.tile; k++ {
-			size = ceilDiv(size, s.tile)
+		// scans; compactions' level 1 holds invocations' totals
+		// (laneCarry), which the levels above it reduce by tiles.
+		level := func(k, size int) {
 			for len(s.levels) <= k {
 				s.levels = append(s.levels, nil)
 				s.levelHeads = append(s.levelHeads, nil)
 			}
 			grow(&s.levels[k], size)
 			grow(&s.levelHeads[k], size)
+		}
+		for k, size := 1, n; size > s.tile; k++ {
+			size = ceilDiv(size, s.tile)
+			level(k, size)
+		}
+		if n > s.tile {
+			size := ceilDiv(n, 4*s.opt.Vectors) + 1
+			level(1, size)
+			for k := 2; size > s.tile; k++ {
+				size = ceilDiv(size, s.tile)
+				level(k, size)
+			}
 		}
 		grow(&s.result, 4)
 		grow(&s.winner, n)

@@ -77,6 +77,7 @@ func (s *Scanner) compactCount(j *scanJob) (int, error) {
 // runs on the GL thread.
 func (s *Scanner) prepare(j *scanJob) error {
 	var keys []progKey
+	j.lanes = s.laneCarry(j)
 	if s.pathFor(j) == PathLookBack {
 		k := j.key(2, true)
 		k.spin, k.nopub = s.spin, s.nopub

@@ -102,10 +102,16 @@ func selectCases[T scan.Elem](t *testing.T, c *gpu.Context, s *scan.Scanner, cfg
 	}
 }
 
-// Partition moves records of any size, each as a whole.
+// Partition moves records of any size, each as a whole, on both paths
+// (reduce-then-scan's level 0 a vector at a time per invocation, laneCarry).
 func TestPartitionRecords(t *testing.T) {
 	c := gputest.Context(t)
-	s := primScanner(t, c, config{opt: scan.Options{Path: scan.PathLookBack, GroupSize: 8, Vectors: 1}})
+	for _, path := range []scan.Path{scan.PathLookBack, scan.PathReduceThenScan} {
+		partitionRecords(t, c, primScanner(t, c, config{opt: scan.Options{Path: path, GroupSize: 8, Vectors: 1}}))
+	}
+}
+
+func partitionRecords(t *testing.T, c *gpu.Context, s *scan.Scanner) {
 	type rec struct{ A, B, C uint32 }
 	rng := gputest.Rand(t)
 	for _, n := range []int{0, 1, 31, 32, 33, 1000} {
@@ -122,7 +128,7 @@ func TestPartitionRecords(t *testing.T) {
 		}
 		g := guarded(t, c, n, rec{1, 2, 3}, nil)
 		k := scan.Partition(s, g.View, gpu.Array[rec](upload(t, c, x)), gpu.Array[uint32](upload(t, c, flags)))
-		what := fmt.Sprintf("Partition of 12-byte records n=%d", n)
+		what := fmt.Sprintf("%v: Partition of 12-byte records n=%d", s.Options().Path, n)
 		if k != len(want) {
 			t.Fatalf("%s: %d selected, want %d", what, k, len(want))
 		}

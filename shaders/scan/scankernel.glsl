@@ -35,6 +35,20 @@
 #ifndef HEAD_COUNTS
 #define HEAD_COUNTS 0
 #endif
+// LANE_CARRY (reduce-then-scan's level 0 of OUT_COMPACT and OUT_PARTITION
+// in the shared-memory layout): the level above holds one total per
+// invocation, not per tile. reduce.comp writes each invocation's total of
+// its 4*VEC elements (no group total, no barrier) and the identity after
+// the last, so that the exclusive scan of those lanes + 1 totals gives
+// every invocation its start and its end; scan.comp then walks an
+// invocation's vectors one at a time, storing each as it is loaded (no
+// group scan, no barrier, no tile in registers). See mainLanes.
+#ifndef LANE_CARRY
+#define LANE_CARRY 0
+#endif
+#if LANE_CARRY && (SEGMENTED || SUBGROUP)
+#error LANE_CARRY is for unsegmented scans in the shared-memory layout
+#endif
 
 #if SUBGROUP && !SUBGROUP_EMULATE
 #extension GL_KHR_shader_subgroup_basic : require
@@ -71,6 +85,9 @@ layout(local_size_x = WG_SIZE) in;
 #include "load.glsl"
 #include "tile.glsl"
 
+// The elements of one invocation (LANE_CARRY).
+#define LANE (4 * VEC)
+
 #if SCAN_KERNEL == 1
 // reduce.comp: the op of each tile's elements (MAP), as bits, to
 // partial[partialAt + tile]; for SEGMENTED also whether the tile holds a
@@ -89,6 +106,25 @@ void main() {
     if (tile >= numTiles) {
         return;
     }
+#if LANE_CARRY
+    // Invocation t of the tile holds elements (tile * WG_SIZE + t) * LANE
+    // on (the blocked layout): lane totals in element order.
+    uint lane = tile * uint(WG_SIZE) + gl_LocalInvocationIndex;
+    uint lanes = dpglCeilDiv(n, uint(LANE));
+    V acc = vIdent();
+    for (uint i = 0u; i < uint(VEC); i++) {
+        V x[4];
+        loadVec(tile * uint(TILE_VECS) + tileVec(i), x);
+        acc = comb(acc, reduce4(x));
+    }
+    if (lane < lanes) {
+        partial[partialAt + lane] = toBits(valOf(acc));
+    }
+    if (lane == 0u) {
+        partial[partialAt + lanes] = toBits(ident());
+    }
+    return;
+#endif
     // Each vector folded as it is loaded, not all loaded first: no
     // registers for the tile (llvmpipe: a fifth faster).
     V run = vIdent();
@@ -159,6 +195,11 @@ layout(std430, binding = 9) writeonly buffer TailDst { uint tailDst[]; };
 #define recSrc flags1
 #else
 #define recSrc src1
+#endif
+#if LANE_CARRY && RECORD_WORDS == 1 && !RECORDS_LOADED
+// One-word records a vector at a time (the scalar view reads the last,
+// partial vector).
+layout(std430, binding = 0) readonly buffer RecSrcVec { uvec4 recSrc4[]; };
 #endif
 void copyRecord(uint to, uint from) {
     for (uint w = 0u; w < uint(RECORD_WORDS); w++) {
@@ -304,7 +345,89 @@ void store(uint j, uint i, V x[4], V ex[4], V inc[4], bool nextHead, uvec4 words
 #endif
 }
 
+#if LANE_CARRY
+// mainLanes is level 0 under LANE_CARRY: invocation lane (of the whole
+// dispatch) starts from carryIn[lane], the count before its elements, and
+// the next entry is the count before the next invocation's, so it knows
+// where its own output ends without looking ahead. It loads, scans and
+// stores one vector at a time.
+//   OUT_COMPACT  element e (kept or not) stores its record at r, the count
+//                before it, while r < the lane's end (and dstLen): an
+//                element that is not kept is overwritten by the next kept
+//                one, which lies in the same invocation, later in program
+//                order; those after the last kept one (r = the end) store
+//                nothing. A CPU driver runs a store as a branch per lane,
+//                taken by a prefix of each invocation's elements here:
+//                predicted.
+//   OUT_PARTITION every element stores, kept or not.
+// One-word records are moved from registers: the words loadVec read (the
+// predicate's elements, one-word keys) or a vector load of their own.
+void mainLanes(uint tile) {
+    uint lane = tile * uint(WG_SIZE) + gl_LocalInvocationIndex;
+    if (lane >= dpglCeilDiv(n, uint(LANE))) {
+        return;
+    }
+    uint r = carryIn[lane];
+    uint end = carryIn[lane + 1u];
+#if OUT == OUT_COMPACT
+    uint stop = min(end, dstLen);
+#endif
+#if OUT == OUT_PARTITION
+    uint sel = countIn[countAt];
+#endif
+    uint v0 = tile * uint(TILE_VECS);
+    for (uint i = 0u; i < uint(VEC); i++) {
+        uint j = v0 + tileVec(i);
+        uint e0 = 4u * j;
+        V x[4];
+        loadVec(j, x);
+#if RECORD_WORDS == 1
+#if RECORDS_LOADED
+        uvec4 w = loadedWords;
+#else
+        uvec4 w = uvec4(0u);
+        if (e0 + 3u < n) {
+            w = recSrc4[j];
+        }
+        for (uint e = e0; e < tailEnd(e0); e++) {
+            w[e - e0] = recSrc[e];
+        }
+#endif
+#endif
+        for (uint k = 0u; k < 4u; k++) {
+#if OUT == OUT_COMPACT
+            bool put = r < stop;
+            uint to = r;
+#else
+            bool put = e0 + k < n;
+            uint to = x[k] != 0u ? r : sel + (e0 + k - r);
+#endif
+            if (put) {
+#if RECORD_WORDS == 1
+                recDst[to] = w[k];
+#else
+                copyRecord(to, e0 + k);
+#endif
+            }
+            r += x[k];
+        }
+    }
+#if TOTAL
+    if (lane + 1u == dpglCeilDiv(n, uint(LANE))) {
+        totalOut[totalAt] = end;
+    }
+#endif
+}
+#endif
+
 void main() {
+#if LANE_CARRY
+    uint tile0 = dpglGroupIndex();
+    if (tile0 < numTiles) {
+        mainLanes(tile0);
+    }
+    return;
+#endif
 #if CARRY == 2
     uint tile = takeTicket();
 #else
