@@ -13,12 +13,15 @@ import (
 
 // primConfigs are the Scanners the primitives built on the scans are
 // tested with: tiny tiles on both paths (so that small inputs cross many
-// tiles and every level), the default tile, and the subgroup kernels (the
-// driver's, or emulated ones).
+// tiles and every level; on reduce-then-scan also two vectors an
+// invocation, which the compactions' level 0 walks one after the other),
+// the default tile, and the subgroup kernels (the driver's, or emulated
+// ones).
 func primConfigs(t *testing.T, c *gpu.Context) []config {
 	out := []config{
 		{name: "look-back/shared/tile32", opt: scan.Options{Path: scan.PathLookBack, NoSubgroups: true, GroupSize: 8, Vectors: 1}, full: true},
 		{name: "reduce-then-scan/shared/tile32", opt: scan.Options{Path: scan.PathReduceThenScan, NoSubgroups: true, GroupSize: 8, Vectors: 1}, full: true},
+		{name: "reduce-then-scan/shared/tile64", opt: scan.Options{Path: scan.PathReduceThenScan, NoSubgroups: true, GroupSize: 8, Vectors: 2}, full: true},
 		{name: "auto/default", opt: scan.Options{}},
 	}
 	if c.Caps().HasSubgroup(subgroupCaps) {

@@ -131,8 +131,12 @@ uint tailEnd(uint e0) {
 uvec4 loadedWords;
 #endif
 
-// loadVec sets x to elements 4j .. 4j+3.
-void loadVec(uint j, out V x[4]) {
+// loadVecAfter is loadVec given, for one-word keys (KEY_WORDS 1), the key
+// before element 4j in key (any value for j = 0), which it sets to the
+// vector's last key when the vector is whole: an invocation that walks
+// consecutive vectors (LANE_CARRY) loads each key once. Other MAPs ignore
+// key.
+void loadVecAfter(uint j, inout uint key, out V x[4]) {
     uint e0 = 4u * j;
     T4 v = T4(ident());
     uvec4 f = uvec4(0u);
@@ -148,10 +152,11 @@ void loadVec(uint j, out V x[4]) {
 #endif
 #if READS_FLAGS
 #if KEY_WORDS == 1
-        // One load of four keys and one of the key before them.
+        // One load of four keys; the key before them is the caller's.
         uvec4 k = flags4[j];
-        uint before = e0 == 0u ? ~k.x : flags1[e0 - 1u];
+        uint before = e0 == 0u ? ~k.x : key;
         f = uvec4(notEqual(k, uvec4(before, k.xyz)));
+        key = k.w;
 #if RECORDS_LOADED
         loadedWords = k;
 #endif
@@ -191,6 +196,23 @@ void loadVec(uint j, out V x[4]) {
     for (uint k = 0u; k < 4u; k++) {
         x[k] = e0 + k < n ? elemOf(e0 + k, v[k], f[k]) : vIdent();
     }
+}
+
+// keyBefore is the key before element 4j for loadVecAfter (one-word
+// keys; 0 for j = 0 and other MAPs).
+uint keyBefore(uint j) {
+#if READS_FLAGS && KEY_WORDS == 1
+    if (j != 0u && 4u * j - 1u < n) {
+        return flags1[4u * j - 1u];
+    }
+#endif
+    return 0u;
+}
+
+// loadVec sets x to elements 4j .. 4j+3.
+void loadVec(uint j, out V x[4]) {
+    uint key = keyBefore(j);
+    loadVecAfter(j, key, x);
 }
 
 // reduce4 is x[0] op x[1] op x[2] op x[3], left to right.

@@ -112,9 +112,11 @@ void main() {
     uint lane = tile * uint(WG_SIZE) + gl_LocalInvocationIndex;
     uint lanes = dpglCeilDiv(n, uint(LANE));
     V acc = vIdent();
+    uint v0 = tile * uint(TILE_VECS);
+    uint key = keyBefore(v0 + tileVec(0u));
     for (uint i = 0u; i < uint(VEC); i++) {
         V x[4];
-        loadVec(tile * uint(TILE_VECS) + tileVec(i), x);
+        loadVecAfter(v0 + tileVec(i), key, x);
         acc = comb(acc, reduce4(x));
     }
     if (lane < lanes) {
@@ -376,11 +378,12 @@ void mainLanes(uint tile) {
     uint sel = countIn[countAt];
 #endif
     uint v0 = tile * uint(TILE_VECS);
+    uint key = keyBefore(v0 + tileVec(0u));
     for (uint i = 0u; i < uint(VEC); i++) {
         uint j = v0 + tileVec(i);
         uint e0 = 4u * j;
         V x[4];
-        loadVec(j, x);
+        loadVecAfter(j, key, x);
 #if RECORD_WORDS == 1
 #if RECORDS_LOADED
         uvec4 w = loadedWords;
