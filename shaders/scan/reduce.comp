@@ -1,7 +1,8 @@
 #version 450
 // reduce: the op of each tile's elements (load.glsl's MAP), as bits, to
 // partial[partialAt + tile]; for SEGMENTED also whether the tile holds a
-// head, to partialHeads[partialAt + tile]. The first level of a multi-level
+// head, to partialHeads[partialAt + tile]. With LANE_CARRY the op of each
+// invocation's, and the identity after the last (scankernel.glsl). The first level of a multi-level
 // reduction or of reduce-then-scan; a single tile (numTiles = 1) writes a
 // final result straight into the caller's buffer at partialAt. The kernel
 // is scankernel.glsl with SCAN_KERNEL 1 (a user's predicate kernel builds

@@ -6,7 +6,9 @@
 // (CARRY), and writes (OUT, named in modes.glsl).
 //   CARRY 0  the tile is the whole array: the prefix is the init value.
 //   CARRY 1  reduce-then-scan: carry[tile] holds the prefix, written by
-//            the scan of the level above (partials of reduce.comp).
+//            the scan of the level above (partials of reduce.comp);
+//            with LANE_CARRY (compactions, partitions) one per
+//            invocation, not per tile (scankernel.glsl's mainLanes).
 //   CARRY 2  single pass: decoupled look-back (lookback.glsl).
 //   OUT_VALUES          dst[e] = the exclusive or inclusive scan value of
 //                       e (values of T); with resetAtHeads, exclusive
