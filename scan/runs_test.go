@@ -81,12 +81,12 @@ func runCases[K, V scan.Elem](t *testing.T, c *gpu.Context, s *scan.Scanner, cfg
 	}
 }
 
-// Keys may be records of several words, equal when every word is (Unique
-// too); outputs
+// Keys may be records of several words, equal when every word is; outputs
 // shorter than the number of runs take the first runs, each output as far
-// as it reaches. On both paths of the scans over the chunks: runs.comp's
-// word-by-word key comparison (KEY_WORDS > 1), and its stores cut at
-// either output's end.
+// as it reaches. Unique on both paths of its compaction (reduce-then-scan's
+// level 0 by invocations, laneCarry); the others on both paths of the
+// scans over the chunks: runs.comp's word-by-word key comparison
+// (KEY_WORDS > 1), and its stores cut at either output's end.
 func TestRunsRecords(t *testing.T) {
 	c := gputest.Context(t)
 	type key struct{ A, B uint32 }
