@@ -15,7 +15,9 @@ import (
 // none and listing those that cross a clipping plane, then over the listed
 // ones, clipping them (a SIMD vector runs the clipper's loops if any of
 // its lanes needs them: in a pass of their own, only the few triangles
-// that cross the view's planes pay for them).
+// that cross the view's planes pay for them). The counting pass over
+// every triangle keeps each unclipped triangle's set-up triangle in cache,
+// which the emitting pass copies.
 type setupStage struct {
 	c                   *gpu.Context
 	count, emit         *gpu.Program // every triangle, the ones to clip listed
@@ -24,6 +26,10 @@ type setupStage struct {
 	// (and the total after the batch's n of them), then from n+1 the
 	// triangles listed for clipping.
 	counts *gpu.Buffer[uint32]
+	// cache holds per input triangle of the batch the set-up triangle
+	// the counting pass made of it unclipped (stale for one it listed
+	// for clipping).
+	cache *gpu.Buffer[gpuTri]
 	// stats: outside, clipped, non-finite, zero-area; the listed
 	// triangles; the clipping passes' work groups (x, y, z: their indirect
 	// dispatch).
@@ -61,6 +67,7 @@ func newSetupStage(c *gpu.Context) (*setupStage, error) {
 
 func (s *setupStage) delete() {
 	s.counts.Delete()
+	s.cache.Delete()
 	s.stats.Delete()
 }
 
@@ -104,11 +111,15 @@ func (s *setupStage) countPass(b *setupBatch) error {
 	if err := grow(s.c, &s.counts, 2*b.n+2, "setup counts"); err != nil {
 		return err
 	}
+	if err := grow(s.c, &s.cache, b.n, "set-up triangles by input"); err != nil {
+		return err
+	}
 	s.stats.Write(0, []uint32{0, 0, 0, 0, 0, 0, 1, 1})
 	s.c.Do(func() {
 		s.c.BindStorage(bindingPositions, b.pos)
 		s.c.BindStorage(bindingSetupCounts, s.counts)
 		s.c.BindStorage(bindingSetupStats, s.stats)
+		s.c.BindStorage(bindingSetupCache, s.cache)
 		// The counting passes declare the emitting passes' outputs but
 		// leave them alone.
 		s.c.BindStorage(bindingTris, nil)
@@ -127,6 +138,7 @@ func (s *setupStage) emitPass(b *setupBatch, total int, tris gpu.Array[gpuTri], 
 		s.c.BindStorage(bindingTris, tris)
 		s.c.BindStorage(bindingRows, rows)
 		s.c.BindStorage(bindingSetupStats, s.stats)
+		s.c.BindStorage(bindingSetupCache, s.cache)
 		s.emit.SetUint("numOut", uint32(total))
 		s.emitClip.SetUint("numOut", uint32(total))
 		s.passes(s.emit, s.emitClip, b)
@@ -146,7 +158,8 @@ func (s *setupStage) readStats(input, output int) raster.SetupStats {
 // r.rows and their first spans (the rows' exclusive scan) in r.spanBase.
 func (f *frame) setUp(b *mesh.GPU, first, base int) (batch, error) {
 	r := f.r
-	n := b.N - first
+	// setupStage.cache holds a set-up triangle per input triangle.
+	n := min(b.N-first, r.maxSetup)
 	if f.batch > 0 {
 		n = min(n, f.batch)
 	}

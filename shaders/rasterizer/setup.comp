@@ -10,6 +10,12 @@
 //           tris[offset[i] ...] (in fan order) and their scanline workload;
 //           a triangle that made none returns at once.
 // Both passes compute the same integers, so the counts and the writes agree.
+// The counting pass over every triangle (CLIP_PASS 0) also keeps the one
+// set-up triangle of each triangle it did not list for clipping in
+// cache[i], and its emitting pass copies that record instead of
+// transforming and setting the triangle up again: llvmpipe's transform,
+// snap and set-up of a vector of triangles cost about twice its four
+// extra stores and loads of a record.
 // Each runs twice. CLIP_PASS 0 takes every triangle and clips none: the
 // counting pass puts one that crosses a clipping plane on a list (at
 // countOrOffset[numIn + 1 + k], k from stats[4]) and the emitting pass skips
@@ -39,6 +45,9 @@ layout(std430, binding = BINDING_POSITIONS) readonly restrict buffer Positions {
 layout(std430, binding = BINDING_SETUP_COUNTS) restrict buffer Counts { uint countOrOffset[]; };
 layout(std430, binding = BINDING_TRIS) writeonly restrict buffer Tris { Tri tris[]; };
 layout(std430, binding = BINDING_ROWS) writeonly restrict buffer Rows { uint rows[]; };
+#if !CLIP_PASS
+layout(std430, binding = BINDING_SETUP_CACHE) restrict buffer Cache { Tri cache[]; };
+#endif
 // stats: outside, clipped, non-finite, zero-area (raster.SetupStats); the
 // triangles listed for CLIP_PASS 1 and its work groups (x, y, z: the
 // indirect dispatch's; y and z start at 1)
@@ -68,6 +77,8 @@ bool emit(ivec2 p0, ivec2 p1, ivec2 p2, uvec3 z, uint i, uint at) {
 #if EMIT == 1
     tris[at] = t;
     rows[at] = triRows(t);
+#elif !CLIP_PASS
+    cache[i] = t;
 #endif
     return true;
 }
@@ -93,6 +104,15 @@ void main() {
     // view, not finite, of zero area) leaves nothing to redo.
     uint base = countOrOffset[i];
     if ((i + 1u < numIn ? countOrOffset[i + 1u] : numOut) == base) return;
+#if !CLIP_PASS
+    // The counting pass's set-up triangle. A triangle listed for clipping
+    // left none there, and copies a stale record into its first place,
+    // which the clipping pass, dispatched after this one, overwrites.
+    Tri t = cache[i];
+    tris[base] = t;
+    rows[base] = triRows(t);
+    return;
+#endif
 #else
     uint base = 0u;
 #endif
