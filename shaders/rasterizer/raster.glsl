@@ -267,34 +267,41 @@ float planeDist(vec4 v, int i, vec2 g) {
     return d;
 }
 
-float viewDist(vec4 v, int i) {
-    precise float d;
-    if (i == 0) d = v.w - v.x;
-    else if (i == 1) d = v.w + v.x;
-    else if (i == 2) d = v.w - v.y;
-    else d = v.w + v.y;
-    return d;
-}
-
 const int CLIP_INSIDE = 0, CLIP_CLIPPED = 1, CLIP_OUTSIDE = 2, CLIP_NONFINITE = 3;
 const int MAX_CLIP_VERTICES = 9;
 
+// outsideBits says which planes v lies beyond: bit i for planeDist(v, i,
+// g) < 0 (i < 6, each the same float expression as planeDist's), bits 6-9
+// for the view's sides (raster's viewDist: w - x, w + x, w - y, w + y < 0).
+uint outsideBits(vec4 v, vec2 g) {
+    precise float sx = g.x * v.w;
+    precise float sy = g.y * v.w;
+    precise vec4 p = vec4(v.z + v.w, v.w - v.z, sx - v.x, sx + v.x);
+    precise vec2 q = vec2(sy - v.y, sy + v.y);
+    precise vec4 e = vec4(v.w - v.x, v.w + v.x, v.w - v.y, v.w + v.y);
+    uvec4 bp = uvec4(lessThan(p, vec4(0.0))) << uvec4(0u, 1u, 2u, 3u);
+    uvec2 bq = uvec2(lessThan(q, vec2(0.0))) << uvec2(4u, 5u);
+    uvec4 be = uvec4(lessThan(e, vec4(0.0))) << uvec4(6u, 7u, 8u, 9u);
+    return bp.x | bp.y | bp.z | bp.w | bq.x | bq.y | be.x | be.y | be.z | be.w;
+}
+
 // clipClass is clipTriangle's classification without the clipping:
-// CLIP_NONFINITE, CLIP_OUTSIDE (wholly beyond a plane), CLIP_INSIDE, or
-// CLIP_CLIPPED for a triangle that crosses a plane and must be clipped
-// (clipTriangle may still find it outside).
+// CLIP_NONFINITE, CLIP_OUTSIDE (wholly beyond the near or far plane or a
+// side of the view), CLIP_INSIDE, or CLIP_CLIPPED for a triangle that
+// crosses a plane of the guard band or the near or far plane and must be
+// clipped (clipTriangle may still find it outside). In bit masks of the
+// planes, without loops or early returns: llvmpipe ran the loops'
+// branches one plane at a time, about a third of setup's counting pass.
 int clipClass(vec4 t0, vec4 t1, vec4 t2, vec2 g) {
-    if (!finiteVec(t0) || !finiteVec(t1) || !finiteVec(t2)) return CLIP_NONFINITE;
-    for (int i = 0; i < 2; i++) {
-        if (planeDist(t0, i, g) < 0.0 && planeDist(t1, i, g) < 0.0 && planeDist(t2, i, g) < 0.0) return CLIP_OUTSIDE;
-    }
-    for (int i = 0; i < 4; i++) {
-        if (viewDist(t0, i) < 0.0 && viewDist(t1, i) < 0.0 && viewDist(t2, i) < 0.0) return CLIP_OUTSIDE;
-    }
-    for (int i = 0; i < 6; i++) {
-        if (planeDist(t0, i, g) < 0.0 || planeDist(t1, i, g) < 0.0 || planeDist(t2, i, g) < 0.0) return CLIP_CLIPPED;
-    }
-    return CLIP_INSIDE;
+    uint o0 = outsideBits(t0, g), o1 = outsideBits(t1, g), o2 = outsideBits(t2, g);
+    // Bits 0, 1 (near, far) and 6-9 (the view's sides): all three beyond
+    // one of them; bits 0-5 (near, far, guard band): any beyond one.
+    const uint OUTSIDE_PLANES = 0x3c3u, CLIP_PLANES = 0x3fu;
+    int cls = CLIP_INSIDE;
+    if (((o0 | o1 | o2) & CLIP_PLANES) != 0u) cls = CLIP_CLIPPED;
+    if ((o0 & o1 & o2 & OUTSIDE_PLANES) != 0u) cls = CLIP_OUTSIDE;
+    if (!finiteVec(t0) || !finiteVec(t1) || !finiteVec(t2)) cls = CLIP_NONFINITE;
+    return cls;
 }
 
 // clipTriangle is raster.Clip: returns the classification, and the polygon
