@@ -28,12 +28,16 @@ void main() {
     if (p.x >= size.x || p.y >= size.y) return;
     uint i = uint(p.y * size.x + p.x);
     uint prim = prims[i];
-    if (prim == NO_PRIMITIVE) {
-        rgba[i] = packUnorm4x8(background);
-        return;
+    // One store for the background and a shaded pixel: llvmpipe runs both
+    // sides of an if for every vector of invocations, its stores too, a
+    // loop over the lanes each.
+    bool empty = prim == NO_PRIMITIVE;
+    bool mine = !empty && prim >= primBase && prim - primBase < primCount; // else another block's
+    uint colour = packUnorm4x8(background);
+    if (mine) {
+        colour = shadePixel(prim - primBase, p, size);
     }
-    if (prim < primBase || prim - primBase >= primCount) {
-        return; // another block's
+    if (mine || empty) {
+        rgba[i] = colour;
     }
-    rgba[i] = shadePixel(prim - primBase, p, size);
 }
