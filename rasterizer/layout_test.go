@@ -153,7 +153,11 @@ func visibilityRenderers(t *testing.T, c *gpu.Context) []*Renderer {
 	forVisibilityPaths(t, c, func(vis32 bool) {
 		o := DefaultOptions()
 		o.Width, o.Height, o.Visibility32 = 8, 8, vis32
+		// The resolve kernel that reads storage blocks (the tiled
+		// path's kernels read buffer textures where the driver allows).
+		resolveStorageBlocks = true
 		r, err := New(s, o)
+		resolveStorageBlocks = false
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -303,6 +303,9 @@ func (r *Renderer) Delete() {
 	if r.setup != nil {
 		r.setup.delete()
 	}
+	if r.resolve != nil {
+		r.resolve.delete()
+	}
 	if r.scanLoop != nil {
 		r.scanLoop.Delete()
 	}

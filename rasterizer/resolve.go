@@ -12,14 +12,47 @@ import (
 type resolveStage struct {
 	c    *gpu.Context
 	prog *gpu.Program
+	// texels says that the shading reads the mesh's vertices and normals
+	// as buffer textures (shade.glsl SHADE_TEXELS, as the tiled path's
+	// does: llvmpipe gathers a texel for a vector's lanes at once, where
+	// a storage block's load is a scalar access per lane and word), where
+	// the driver's texel limit covers any storage block.
+	texels               bool
+	posTexels, nrmTexels *gpu.TexelBuffer
 }
 
-func newResolveStage(c *gpu.Context) (*resolveStage, error) {
-	p, err := c.Program("rasterizer/resolve.comp", nil)
-	if err != nil {
+// resolveStorageBlocks makes the resolve stages that tests create read
+// the vertices and normals as storage blocks, as on a driver whose texel
+// limit is below its storage blocks' size.
+var resolveStorageBlocks = false
+
+func newResolveStage(c *gpu.Context) (s *resolveStage, err error) {
+	s = &resolveStage{c: c}
+	defer func() {
+		if err != nil {
+			s.delete()
+			s = nil
+		}
+	}()
+	c.Do(func() { s.texels = !resolveStorageBlocks && int64(c.MaxTexels())*16 >= c.Caps().MaxSSBOSize })
+	texels := "0"
+	if s.texels {
+		texels = "1"
+		for _, t := range []**gpu.TexelBuffer{&s.posTexels, &s.nrmTexels} {
+			if *t, err = gpu.NewTexelBuffer(c); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if s.prog, err = c.Program("rasterizer/resolve.comp", map[string]string{"SHADE_TEXELS": texels}); err != nil {
 		return nil, err
 	}
-	return &resolveStage{c: c, prog: p}, nil
+	return s, nil
+}
+
+func (s *resolveStage) delete() {
+	s.posTexels.Delete()
+	s.nrmTexels.Delete()
 }
 
 func unorm(c uint8) float32 { return float32(c) / 255 }
@@ -32,6 +65,11 @@ func unorm(c uint8) float32 { return float32(c) / 255 }
 func (s *resolveStage) run(blocks []*mesh.GPU, prims, rgba gpu.Array[uint32], cam view.Camera, mat Material, w, h int) {
 	if len(blocks) == 0 {
 		blocks = []*mesh.GPU{nil}
+	}
+	if s.texels {
+		// The vertices and normals may come from shaders (the
+		// isosurface's), read here through texture fetches.
+		s.c.Barrier(gpu.BarrierTexture)
 	}
 	base := 0
 	for _, b := range blocks {
@@ -52,6 +90,10 @@ func (s *resolveStage) pass(b *mesh.GPU, base int, prims, rgba gpu.Array[uint32]
 		n = b.N
 	}
 	setShading(s.c, p, b, cam, mat)
+	if s.texels && b != nil {
+		s.c.BindTexels(unitPositions, s.posTexels, b.Positions.Slice(0, 3*b.N), gpu.TexelRGBA32F)
+		s.c.BindTexels(unitNormals, s.nrmTexels, b.Normals.Slice(0, 3*b.N), gpu.TexelRGBA32F)
+	}
 	p.SetUint("primBase", uint32(base))
 	p.SetUint("primCount", uint32(n))
 	s.c.BindStorage(bindingPrims, prims)

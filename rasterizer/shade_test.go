@@ -1,6 +1,7 @@
 package rasterizer
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -108,5 +109,57 @@ func TestFlatShadingCube(t *testing.T) {
 	o.Material.Shading = 7
 	if _, err := New(newScanner(t, gputest.Context(t)), o); err == nil {
 		t.Fatal("Material.Shading 7 accepted")
+	}
+}
+
+// TestResolveStorageBlocks: the resolve pass that reads the vertices and
+// normals as storage blocks (a driver whose texel limit is below its
+// storage blocks' size) paints the same pixels as the one that reads them
+// as buffer textures, in single and several batches, smooth and flat.
+func TestResolveStorageBlocks(t *testing.T) {
+	c := gputest.Context(t)
+	s := newScanner(t, c)
+	const w, h = 96, 80
+	mk := func(blocks bool, shading Shading) *Renderer {
+		o := DefaultOptions()
+		o.Width, o.Height = w, h
+		o.Material.Shading = shading
+		resolveStorageBlocks = blocks
+		defer func() { resolveStorageBlocks = false }()
+		rd, err := New(s, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(rd.Delete)
+		return rd
+	}
+	for _, shading := range []Shading{Smooth, Flat} {
+		tex, blocks := mk(false, shading), mk(true, shading)
+		if blocks.resolve.texels || blocks.resolve.posTexels != nil {
+			t.Fatal("the storage blocks' resolve reads buffer textures")
+		}
+		if !tex.resolve.texels {
+			t.Logf("the driver's texel limit is below its storage blocks' size: both read storage blocks")
+		}
+		for name, soup := range tiledScenes(t) {
+			if len(soup) == 0 {
+				continue
+			}
+			m := uploadSoup(t, c, soup)
+			for ci, cam := range tiledCameras(w, h) {
+				for _, batch := range []int{0, 37} {
+					label := fmt.Sprintf("%s, shading %v, camera %d, batch %d", name, shading, ci, batch)
+					tex.batchTriangles, blocks.batchTriangles = batch, batch
+					if _, err := tex.Render(m, cam); err != nil {
+						t.Fatal(err)
+					}
+					if _, err := blocks.Render(m, cam); err != nil {
+						t.Fatal(err)
+					}
+					samePixels(t, blocks.Pixels(), tex.Pixels(), w, label+", storage blocks", "buffer textures")
+				}
+			}
+			m.Delete()
+		}
 	}
 }

@@ -5,6 +5,7 @@
 // primBase + primCount), and leaves the pixels of the others alone; every
 // dispatch paints the background.
 // lint: WG_SIZE=64
+// lint: SHADE_TEXELS=1
 #ifndef WG_SIZE
 #define WG_SIZE 64
 #endif
