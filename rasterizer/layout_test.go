@@ -155,9 +155,9 @@ func visibilityRenderers(t *testing.T, c *gpu.Context) []*Renderer {
 		o.Width, o.Height, o.Visibility32 = 8, 8, vis32
 		// The resolve kernel that reads storage blocks (the tiled
 		// path's kernels read buffer textures where the driver allows).
-		resolveStorageBlocks = true
+		storageBlockInputs = true
 		r, err := New(s, o)
-		resolveStorageBlocks = false
+		storageBlockInputs = false
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -21,10 +21,10 @@ type resolveStage struct {
 	posTexels, nrmTexels *gpu.TexelBuffer
 }
 
-// resolveStorageBlocks makes the resolve stages that tests create read
-// the vertices and normals as storage blocks, as on a driver whose texel
-// limit is below its storage blocks' size.
-var resolveStorageBlocks = false
+// storageBlockInputs makes the setup and resolve stages that tests
+// create read the vertices and normals as storage blocks, as on a driver
+// whose texel limit is below its storage blocks' size.
+var storageBlockInputs = false
 
 func newResolveStage(c *gpu.Context) (s *resolveStage, err error) {
 	s = &resolveStage{c: c}
@@ -34,7 +34,7 @@ func newResolveStage(c *gpu.Context) (s *resolveStage, err error) {
 			s = nil
 		}
 	}()
-	c.Do(func() { s.texels = !resolveStorageBlocks && int64(c.MaxTexels())*16 >= c.Caps().MaxSSBOSize })
+	c.Do(func() { s.texels = !storageBlockInputs && int64(c.MaxTexels())*16 >= c.Caps().MaxSSBOSize })
 	texels := "0"
 	if s.texels {
 		texels = "1"

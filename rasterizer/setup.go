@@ -30,6 +30,11 @@ type setupStage struct {
 	// the counting pass made of it unclipped (stale for one it listed
 	// for clipping).
 	cache *gpu.Buffer[gpuTri]
+	// texels says that the passes read the vertices as a buffer texture
+	// (setup.comp TEXELS: llvmpipe gathers a texel for a vector's lanes at
+	// once), where the driver's texel limit covers any storage block.
+	texels    bool
+	posTexels *gpu.TexelBuffer
 	// stats: outside, clipped, non-finite, zero-area; the listed
 	// triangles; the clipping passes' work groups (x, y, z: their indirect
 	// dispatch).
@@ -48,18 +53,29 @@ func newSetupStage(c *gpu.Context) (*setupStage, error) {
 		return nil, fmt.Errorf("rasterizer: the renderer's exact integer arithmetic needs GL_ARB_gpu_shader_int64, which %s lacks", c.Caps().Renderer)
 	}
 	s := &setupStage{c: c}
+	c.Do(func() { s.texels = !storageBlockInputs && int64(c.MaxTexels())*16 >= c.Caps().MaxSSBOSize })
+	texels := "0"
+	if s.texels {
+		texels = "1"
+		var err error
+		if s.posTexels, err = gpu.NewTexelBuffer(c); err != nil {
+			return nil, err
+		}
+	}
 	for _, k := range []struct {
 		p          **gpu.Program
 		emit, clip string
 	}{{&s.count, "0", "0"}, {&s.emit, "1", "0"}, {&s.countClip, "0", "1"}, {&s.emitClip, "1", "1"}} {
-		p, err := c.Program("rasterizer/setup.comp", map[string]string{"EMIT": k.emit, "CLIP_PASS": k.clip})
+		p, err := c.Program("rasterizer/setup.comp", map[string]string{"EMIT": k.emit, "CLIP_PASS": k.clip, "TEXELS": texels})
 		if err != nil {
+			s.delete()
 			return nil, err
 		}
 		*k.p = p
 	}
 	var err error
 	if s.stats, err = gpu.NewBuffer[uint32](c, setupStatWords); err != nil {
+		s.delete()
 		return nil, err
 	}
 	return s, nil
@@ -69,6 +85,7 @@ func (s *setupStage) delete() {
 	s.counts.Delete()
 	s.cache.Delete()
 	s.stats.Delete()
+	s.posTexels.Delete()
 }
 
 // setupBatch is the input of both passes: triangles [first, first+n) of
@@ -80,6 +97,19 @@ type setupBatch struct {
 	primBase      uint32
 	mvp           *[16]float32
 	width, height int
+}
+
+// bindVertices binds the batch's vertices as the passes read them, on
+// the GL thread.
+func (s *setupStage) bindVertices(b *setupBatch) {
+	if !s.texels {
+		s.c.BindStorage(bindingPositions, b.pos)
+		return
+	}
+	// The vertices may come from shaders (the isosurface's), read here
+	// through texture fetches.
+	s.c.Barrier(gpu.BarrierTexture)
+	s.c.BindTexels(unitPositions, s.posTexels, b.pos, gpu.TexelRGBA32F)
 }
 
 // uniforms sets what both passes read.
@@ -116,7 +146,7 @@ func (s *setupStage) countPass(b *setupBatch) error {
 	}
 	s.stats.Write(0, []uint32{0, 0, 0, 0, 0, 0, 1, 1})
 	s.c.Do(func() {
-		s.c.BindStorage(bindingPositions, b.pos)
+		s.bindVertices(b)
 		s.c.BindStorage(bindingSetupCounts, s.counts)
 		s.c.BindStorage(bindingSetupStats, s.stats)
 		s.c.BindStorage(bindingSetupCache, s.cache)
@@ -133,7 +163,7 @@ func (s *setupStage) countPass(b *setupBatch) error {
 // given s.counts replaced by its exclusive scan and total, the counts' sum.
 func (s *setupStage) emitPass(b *setupBatch, total int, tris gpu.Array[gpuTri], rows gpu.Array[uint32]) {
 	s.c.Do(func() {
-		s.c.BindStorage(bindingPositions, b.pos)
+		s.bindVertices(b)
 		s.c.BindStorage(bindingSetupCounts, s.counts)
 		s.c.BindStorage(bindingTris, tris)
 		s.c.BindStorage(bindingRows, rows)

@@ -112,11 +112,12 @@ func TestFlatShadingCube(t *testing.T) {
 	}
 }
 
-// TestResolveStorageBlocks: the resolve pass that reads the vertices and
-// normals as storage blocks (a driver whose texel limit is below its
-// storage blocks' size) paints the same pixels as the one that reads them
-// as buffer textures, in single and several batches, smooth and flat.
-func TestResolveStorageBlocks(t *testing.T) {
+// TestStorageBlockInputs: the setup and resolve passes that read the
+// vertices and normals as storage blocks (a driver whose texel limit is
+// below its storage blocks' size) paint the same pixels as the ones that
+// read them as buffer textures, in single and several batches, smooth and
+// flat.
+func TestStorageBlockInputs(t *testing.T) {
 	c := gputest.Context(t)
 	s := newScanner(t, c)
 	const w, h = 96, 80
@@ -124,8 +125,8 @@ func TestResolveStorageBlocks(t *testing.T) {
 		o := DefaultOptions()
 		o.Width, o.Height = w, h
 		o.Material.Shading = shading
-		resolveStorageBlocks = blocks
-		defer func() { resolveStorageBlocks = false }()
+		storageBlockInputs = blocks
+		defer func() { storageBlockInputs = false }()
 		rd, err := New(s, o)
 		if err != nil {
 			t.Fatal(err)
@@ -135,10 +136,10 @@ func TestResolveStorageBlocks(t *testing.T) {
 	}
 	for _, shading := range []Shading{Smooth, Flat} {
 		tex, blocks := mk(false, shading), mk(true, shading)
-		if blocks.resolve.texels || blocks.resolve.posTexels != nil {
-			t.Fatal("the storage blocks' resolve reads buffer textures")
+		if blocks.resolve.texels || blocks.resolve.posTexels != nil || blocks.setup.texels || blocks.setup.posTexels != nil {
+			t.Fatal("the storage blocks' setup or resolve reads buffer textures")
 		}
-		if !tex.resolve.texels {
+		if !tex.resolve.texels || !tex.setup.texels {
 			t.Logf("the driver's texel limit is below its storage blocks' size: both read storage blocks")
 		}
 		for name, soup := range tiledScenes(t) {

@@ -26,11 +26,16 @@
 // lint: EMIT=1
 // lint: EMIT=1 CLIP_PASS=1
 // lint: CLIP_PASS=1
+// lint: TEXELS=1
+// lint: EMIT=1 CLIP_PASS=1 TEXELS=1
 #ifndef CLIP_PASS
 #define CLIP_PASS 0
 #endif
 #ifndef EMIT
 #define EMIT 0
+#endif
+#ifndef TEXELS
+#define TEXELS 0 // 1: the vertices as a buffer texture, 0: a storage block
 #endif
 #ifndef WG_SIZE
 #define WG_SIZE 64
@@ -41,7 +46,15 @@ layout(local_size_x = WG_SIZE) in;
 #include "rasterizer/raster.glsl"
 #include "rasterizer/layout.glsl"
 
+#if TEXELS
+// The vertices as a buffer texture (setup.go): a vertex is one gather of a
+// SIMD vector's lanes rather than three scalar loads a lane (llvmpipe).
+layout(binding = UNIT_POSITIONS) uniform samplerBuffer posTexels;
+vec3 vertex(uint i) { return texelFetch(posTexels, int(i)).xyz; }
+#else
 layout(std430, binding = BINDING_POSITIONS) readonly restrict buffer Positions { vec4 pos[]; }; // xyz, w unused
+vec3 vertex(uint i) { return pos[i].xyz; }
+#endif
 layout(std430, binding = BINDING_SETUP_COUNTS) restrict buffer Counts { uint countOrOffset[]; };
 layout(std430, binding = BINDING_TRIS) writeonly restrict buffer Tris { Tri tris[]; };
 layout(std430, binding = BINDING_ROWS) writeonly restrict buffer Rows { uint rows[]; };
@@ -117,9 +130,9 @@ void main() {
     uint base = 0u;
 #endif
     uint v = 3u * (first + i);
-    vec4 t0 = transformPoint(mvp, pos[v].xyz);
-    vec4 t1 = transformPoint(mvp, pos[v + 1u].xyz);
-    vec4 t2 = transformPoint(mvp, pos[v + 2u].xyz);
+    vec4 t0 = transformPoint(mvp, vertex(v));
+    vec4 t1 = transformPoint(mvp, vertex(v + 1u));
+    vec4 t2 = transformPoint(mvp, vertex(v + 2u));
     uint out_ = 0u;
 #if CLIP_PASS
     vec4 poly[MAX_CLIP_VERTICES];
