@@ -83,7 +83,8 @@ func uniformShape(typ uint32) (kind byte, n, cols int, ok bool) {
 		return 'f', 9, 3, true
 	case gl.FLOAT_MAT4:
 		return 'f', 16, 4, true
-	case gl.INT, gl.BOOL:
+	case gl.INT, gl.BOOL, gl.SAMPLER_BUFFER, gl.INT_SAMPLER_BUFFER, gl.UNSIGNED_INT_SAMPLER_BUFFER:
+		// A sampler's value is its texture unit.
 		return 'i', 1, 0, true
 	case gl.INT_VEC2, gl.BOOL_VEC2:
 		return 'i', 2, 0, true
@@ -106,9 +107,9 @@ func uniformShape(typ uint32) (kind byte, n, cols int, ok bool) {
 // CopyUniforms sets every uniform of dst that p also has to p's current
 // value, so that a Variant runs with the uniforms its user set on p. The
 // uniforms p lacks keep dst's values. Scalars, vectors and float matrices
-// of 32-bit types (and arrays of them) are copied; a uniform of another
-// type (samplers, doubles, 64-bit integers), or of a different type in
-// dst, panics. It must run on the GL thread.
+// of 32-bit types (and arrays of them) and buffer textures' samplers
+// (their unit) are copied; a uniform of another type (other samplers,
+// doubles, 64-bit integers), or of a different type in dst, panics. It must run on the GL thread.
 func (p *Program) CopyUniforms(dst *Program) {
 	p.ctx.mustOnThread("Program.CopyUniforms")
 	if dst == nil || dst.ctx != p.ctx {

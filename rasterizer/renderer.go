@@ -135,8 +135,12 @@ type Renderer struct {
 	// zkeys is the 32-bit path's per batch: each span's first test, then
 	// each test's key (zbuffer.comp KEYS).
 	zkeys *gpu.Buffer[uint32]
-	clock *stageClock
-	tiled *tiledStage // Options.Tiled's, made when first used
+	// texels: the z-buffer loop reads the spans and set-up triangles as
+	// buffer textures (zbuffer.comp TEXELS), through these.
+	texels                bool
+	spanTexels, triTexels *gpu.TexelBuffer
+	clock                 *stageClock
+	tiled                 *tiledStage // Options.Tiled's, made when first used
 
 	// maxSetup and maxSpans bound a batch's set-up triangles (64 bytes
 	// each) and spans (16 bytes): what one storage block holds.
@@ -179,7 +183,20 @@ func New(s *scan.Scanner, o Options) (r *Renderer, err error) {
 	if r.scanSol, err = c.Program("rasterizer/scanconv.comp", nil); err != nil {
 		return nil, err
 	}
-	vis := map[string]string{"VIS64": "0", "PASS": "1"}
+	// The z-buffer loop reads its spans and triangles as buffer textures
+	// where the driver's texel limit covers a storage block (as setup
+	// reads its vertices).
+	r.texels = r.setup.texels
+	texels := "0"
+	if r.texels {
+		texels = "1"
+		for _, t := range []**gpu.TexelBuffer{&r.spanTexels, &r.triTexels} {
+			if *t, err = gpu.NewTexelBuffer(c); err != nil {
+				return nil, err
+			}
+		}
+	}
+	vis := map[string]string{"VIS64": "0", "PASS": "1", "TEXELS": texels}
 	if r.vis64 {
 		vis["VIS64"] = "1"
 		if r.emulate {
@@ -190,10 +207,10 @@ func New(s *scan.Scanner, o Options) (r *Renderer, err error) {
 		return nil, err
 	}
 	if !r.vis64 {
-		if r.zSol[1], err = c.Program("rasterizer/zbuffer.comp", map[string]string{"VIS64": "0", "PASS": "2"}); err != nil {
+		if r.zSol[1], err = c.Program("rasterizer/zbuffer.comp", map[string]string{"VIS64": "0", "PASS": "2", "TEXELS": texels}); err != nil {
 			return nil, err
 		}
-		if r.zKeys, err = c.Program("rasterizer/zbuffer.comp", map[string]string{"VIS64": "0", "KEYS": "1"}); err != nil {
+		if r.zKeys, err = c.Program("rasterizer/zbuffer.comp", map[string]string{"VIS64": "0", "KEYS": "1", "TEXELS": texels}); err != nil {
 			return nil, err
 		}
 	}
@@ -322,6 +339,8 @@ func (r *Renderer) Delete() {
 	r.winner.Delete()
 	r.pixelKeys.Delete()
 	r.zkeys.Delete()
+	r.spanTexels.Delete()
+	r.triTexels.Delete()
 	r.clock.delete()
 	if r.tiled != nil {
 		r.tiled.delete()

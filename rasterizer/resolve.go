@@ -21,9 +21,10 @@ type resolveStage struct {
 	posTexels, nrmTexels *gpu.TexelBuffer
 }
 
-// storageBlockInputs makes the setup and resolve stages that tests
-// create read the vertices and normals as storage blocks, as on a driver
-// whose texel limit is below its storage blocks' size.
+// storageBlockInputs makes the setup and resolve stages and the z-buffer
+// loop of the renderers that tests create read their inputs as storage
+// blocks, as on a driver whose texel limit is below its storage blocks'
+// size.
 var storageBlockInputs = false
 
 func newResolveStage(c *gpu.Context) (s *resolveStage, err error) {

@@ -112,11 +112,11 @@ func TestFlatShadingCube(t *testing.T) {
 	}
 }
 
-// TestStorageBlockInputs: the setup and resolve passes that read the
-// vertices and normals as storage blocks (a driver whose texel limit is
-// below its storage blocks' size) paint the same pixels as the ones that
-// read them as buffer textures, in single and several batches, smooth and
-// flat.
+// TestStorageBlockInputs: the setup and resolve passes and the z-buffer
+// loop that read the vertices, normals, spans and set-up triangles as
+// storage blocks (a driver whose texel limit is below its storage blocks'
+// size) paint the same pixels as the ones that read them as buffer
+// textures, in single and several batches, smooth and flat.
 func TestStorageBlockInputs(t *testing.T) {
 	c := gputest.Context(t)
 	s := newScanner(t, c)
@@ -136,8 +136,8 @@ func TestStorageBlockInputs(t *testing.T) {
 	}
 	for _, shading := range []Shading{Smooth, Flat} {
 		tex, blocks := mk(false, shading), mk(true, shading)
-		if blocks.resolve.texels || blocks.resolve.posTexels != nil || blocks.setup.texels || blocks.setup.posTexels != nil {
-			t.Fatal("the storage blocks' setup or resolve reads buffer textures")
+		if blocks.resolve.texels || blocks.resolve.posTexels != nil || blocks.setup.texels || blocks.setup.posTexels != nil || blocks.texels || blocks.triTexels != nil {
+			t.Fatal("the storage blocks' setup, z-buffer loop or resolve reads buffer textures")
 		}
 		if !tex.resolve.texels || !tex.setup.texels {
 			t.Logf("the driver's texel limit is below its storage blocks' size: both read storage blocks")

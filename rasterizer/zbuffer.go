@@ -166,9 +166,17 @@ func (r *Renderer) loadSpans(spans int) error {
 // laterBatch tells the 32-bit fallback's depth pass that earlier batches
 // left ids, and spans are the batch's (where the 32-bit pass's keys start).
 func (r *Renderer) zSolution(prog *gpu.Program, laterBatch bool, spans int) balancer.Solution {
+	if r.texels {
+		// The scan-conversion loop and setup wrote them as storage.
+		r.c.Do(func() { r.c.Barrier(gpu.BarrierTexture) })
+	}
 	return balancer.SolutionFunc(func(it *balancer.Iteration) {
 		r.c.BindStorage(bindingSpans, r.spans)
 		r.c.BindStorage(bindingTris, r.tris)
+		if r.texels {
+			r.c.BindTexels(unitSpans, r.spanTexels, r.spans, gpu.TexelRGBA32I)
+			r.c.BindTexels(unitTris, r.triTexels, r.tris, gpu.TexelRGBA32I)
+		}
 		r.c.BindStorage(bindingVisibility, r.depth)
 		r.c.BindStorage(bindingPrims, r.prims)
 		if r.winner != nil {

@@ -30,6 +30,7 @@
 // lint: KEYS=1
 // lint: VIS64=1
 // lint: VIS64=1 VIS64_EMULATE=1
+// lint: KEYS=1 TEXELS=1
 #ifndef VIS64
 #define VIS64 0
 #endif
@@ -41,6 +42,9 @@
 #endif
 #ifndef KEYS
 #define KEYS 0
+#endif
+#ifndef TEXELS
+#define TEXELS 0 // 1: read the spans and triangles as buffer textures
 #endif
 #ifndef WG_SIZE
 #define WG_SIZE 64
@@ -68,6 +72,27 @@ struct ZState {
 
 layout(std430, binding = BINDING_SPANS) readonly restrict buffer Spans { ivec4 spans[]; }; // Span's words
 layout(std430, binding = BINDING_TRIS) readonly restrict buffer Tris { Tri tris[]; };
+#if TEXELS
+// A span and its triangle's words as buffer textures (zbuffer.go): llvmpipe
+// fetches a texel for a SIMD vector's lanes with one gather, where a
+// storage block's load with lanes' own addresses is a scalar access per
+// lane and word.
+layout(binding = UNIT_SPANS) uniform isamplerBuffer spanTexels;
+layout(binding = UNIT_TRIS) uniform isamplerBuffer triTexels;
+ivec4 spanWordsOf(uint s) { return texelFetch(spanTexels, int(s)); }
+Tri triOf(uint t) {
+    int k = 4 * int(t);
+    Tri r;
+    r.v01 = texelFetch(triTexels, k);
+    r.v2a = texelFetch(triTexels, k + 1);
+    r.z = uvec4(texelFetch(triTexels, k + 2));
+    r.rows = ivec4(0); // the z-buffer needs no rows
+    return r;
+}
+#else
+ivec4 spanWordsOf(uint s) { return spans[s]; }
+Tri triOf(uint t) { return tris[t]; }
+#endif
 #if VIS64 && VIS64_EMULATE
 // The stand-in for 64-bit atomicMin keeps, per pixel, the set-up triangle
 // (an index into tris, NO_PRIMITIVE for none) whose (depth, primitive id)
@@ -172,8 +197,8 @@ uniform int laterBatch; // 1 when earlier batches of the frame left ids
 #endif
 
 ZState balancerBegin(uint processor, uint span) {
-    Span s = spanOf(spans[span]);
-    Tri t = tris[s.tri];
+    Span s = spanOf(spanWordsOf(span));
+    Tri t = triOf(uint(s.tri));
     ZState z;
     z.rd = rowDepth(t, s.y);
     z.x0 = s.x0;
