@@ -48,7 +48,7 @@ const (
 	unitNormals   = 1
 	unitTilePreps = 2
 	unitSpans     = 3 // the z-buffer loop's spans (zbuffer.comp TEXELS)
-	unitTris      = 4 // and their set-up triangles, four texels each
+	unitTris      = 4 // the loops' set-up triangles, four texels each
 )
 
 // gpuTri mirrors struct Tri of shaders/rasterizer/raster.glsl (std430,

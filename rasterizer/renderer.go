@@ -135,8 +135,9 @@ type Renderer struct {
 	// zkeys is the 32-bit path's per batch: each span's first test, then
 	// each test's key (zbuffer.comp KEYS).
 	zkeys *gpu.Buffer[uint32]
-	// texels: the z-buffer loop reads the spans and set-up triangles as
-	// buffer textures (zbuffer.comp TEXELS), through these.
+	// texels: the loops read the set-up triangles, and the z-buffer
+	// loop the spans, as buffer textures (scanconv.comp and zbuffer.comp
+	// TEXELS), through these.
 	texels                bool
 	spanTexels, triTexels *gpu.TexelBuffer
 	clock                 *stageClock
@@ -180,12 +181,9 @@ func New(s *scan.Scanner, o Options) (r *Renderer, err error) {
 	if r.resolve, err = newResolveStage(c); err != nil {
 		return nil, err
 	}
-	if r.scanSol, err = c.Program("rasterizer/scanconv.comp", nil); err != nil {
-		return nil, err
-	}
-	// The z-buffer loop reads its spans and triangles as buffer textures
-	// where the driver's texel limit covers a storage block (as setup
-	// reads its vertices).
+	// The loops read their spans and triangles as buffer textures where
+	// the driver's texel limit covers a storage block (as setup reads its
+	// vertices).
 	r.texels = r.setup.texels
 	texels := "0"
 	if r.texels {
@@ -195,6 +193,9 @@ func New(s *scan.Scanner, o Options) (r *Renderer, err error) {
 				return nil, err
 			}
 		}
+	}
+	if r.scanSol, err = c.Program("rasterizer/scanconv.comp", map[string]string{"TEXELS": texels}); err != nil {
+		return nil, err
 	}
 	vis := map[string]string{"VIS64": "0", "PASS": "1", "TEXELS": texels}
 	if r.vis64 {

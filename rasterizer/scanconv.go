@@ -2,6 +2,7 @@ package rasterizer
 
 import (
 	"github.com/dpgl/dpgl/balancer"
+	"github.com/dpgl/dpgl/gpu"
 )
 
 // scanConvert runs the batch's scan-conversion loop
@@ -38,8 +39,15 @@ func (f *frame) scanConvert(bt batch) error {
 	}
 	var sc balancer.Stats
 	err = f.timed(StageScanLoop, func() (err error) {
+		if r.texels {
+			// Setup wrote them as storage.
+			r.c.Do(func() { r.c.Barrier(gpu.BarrierTexture) })
+		}
 		sc, err = r.scanLoop.Run(balancer.SolutionFunc(func(it *balancer.Iteration) {
 			r.c.BindStorage(bindingTris, r.tris)
+			if r.texels {
+				r.c.BindTexels(unitTris, r.triTexels, r.tris, gpu.TexelRGBA32I)
+			}
 			r.c.BindStorage(bindingSpans, r.spans)
 			r.scanSol.SetInt("width", int32(r.opts.Width))
 			it.Dispatch(r.scanSol)

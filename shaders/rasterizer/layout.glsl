@@ -46,7 +46,7 @@
 #define UNIT_NORMALS 1
 #define UNIT_TILE_PREPS 2
 #define UNIT_SPANS 3 // the z-buffer loop's spans (zbuffer.comp TEXELS)
-#define UNIT_TRIS 4  // and their set-up triangles, four texels each
+#define UNIT_TRIS 4  // the loops' set-up triangles, four texels each
 
 // Span is one row of a set-up triangle: the scan-conversion loop's output
 // (one per task) and the z-buffer loop's problem data. x1 < x0 when the row

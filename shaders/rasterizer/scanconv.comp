@@ -6,8 +6,12 @@
 // span array, so the spans come out in one order whatever processor solved
 // them (an empty row gives x1 < x0).
 // lint: WG_SIZE=128
+// lint: TEXELS=1
 #ifndef WG_SIZE
 #define WG_SIZE 64
+#endif
+#ifndef TEXELS
+#define TEXELS 0 // 1: read the set-up triangles as a buffer texture
 #endif
 
 layout(local_size_x = WG_SIZE) in;
@@ -29,14 +33,32 @@ struct ScanState {
 #define BALANCER_PROBLEM uvec2 // ScanProblem's words (layout.glsl)
 #include "balancer/loop.glsl"
 
+#if TEXELS
+// The set-up triangles as a buffer texture of four texels each
+// (scanconv.go): llvmpipe fetches a texel for a SIMD vector's lanes with
+// one gather, where a storage block's load with lanes' own addresses is a
+// scalar access per lane and word.
+layout(binding = UNIT_TRIS) uniform isamplerBuffer triTexels;
+Tri triOf(uint t) {
+    int k = 4 * int(t);
+    Tri r;
+    r.v01 = texelFetch(triTexels, k);
+    r.v2a = texelFetch(triTexels, k + 1);
+    r.z = uvec4(0u); // the scan conversion needs no depths
+    r.rows = texelFetch(triTexels, k + 3);
+    return r;
+}
+#else
 layout(std430, binding = BINDING_TRIS) readonly restrict buffer Tris { Tri tris[]; };
+Tri triOf(uint t) { return tris[t]; }
+#endif
 layout(std430, binding = BINDING_SPANS) writeonly restrict buffer Spans { ivec4 spans[]; }; // Span's words
 
 uniform int width;
 
 ScanState balancerBegin(uint processor, uvec2 words) {
     ScanProblem pr = ScanProblem(words.x, words.y);
-    Tri t = tris[pr.tri];
+    Tri t = triOf(pr.tri);
     return ScanState(spanEdges(t), t.rows.x, pr.spanBase, int(pr.tri));
 }
 
