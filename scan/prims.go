@@ -25,9 +25,9 @@ type primScratch struct {
 
 // The per-element scratch arrays; a primitive names the ones it uses.
 const (
-	scratchFlags = iota // head flags, 0 or 1
-	scratchPos          // segmented scans
-	scratchEnds         // run ends
+	scratchFlags = iota // chunks' head flags, 0 or 1 (and counts); the range histogram's table
+	scratchPos          // chunks' open ops, carried by a segmented scan
+	scratchEnds         // chunks' head bits (runs.comp, segreduce.comp)
 	scratchCount        // one word: a count the GPU keeps
 	numScratch
 )
