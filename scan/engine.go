@@ -40,15 +40,6 @@ type scanJob struct {
 	// a pass of its own to count). Only with more than one tile.
 	levelTotal   gpu.Storage
 	levelTotalAt int
-	// outRuns: what run tails write (tails*), from tailSrc, to tailDst.
-	tails            int
-	tailSrc, tailDst gpu.Storage
-	tailLen          int
-	// counts: seg pairs count their heads (HEAD_COUNTS), and every level
-	// of reduce-then-scan carries the counts in levelHeads; with outRuns
-	// the fused reduce-by-key, whose records are the keys in flags and
-	// whose tails write their run's op (tailsSums). Reduce-then-scan only.
-	counts bool
 	// mapPredicate: the elements, of TYPE predType, are counted where the
 	// GLSL expression pred, or the user's kernel, holds.
 	predType int
@@ -143,7 +134,7 @@ func (s *Scanner) level0(p *gpu.Program, j *scanJob) {
 		c.BindStorage(4, j.dst)
 		c.BindStorage(5, j.dst)
 	} else {
-		if j.loadMap() == mapPredicate || j.seg || j.lanes && j.words == 1 {
+		if j.loadMap() == mapPredicate || j.lanes && j.words == 1 {
 			c.BindStorage(0, j.src)
 		}
 		if j.loadMap() != mapPredicate {
@@ -157,13 +148,6 @@ func (s *Scanner) level0(p *gpu.Program, j *scanJob) {
 	if j.out == outPartition {
 		c.BindStorage(7, j.count)
 		p.SetUint("countAt", uint32(j.countAt))
-	}
-	if j.out == outRuns && j.tails != tailsNone {
-		if j.tails == tailsValues {
-			c.BindStorage(8, j.tailSrc)
-		}
-		c.BindStorage(9, j.tailDst)
-		p.SetUint("tailLen", uint32(j.tailLen))
 	}
 	if j.total != nil {
 		c.BindStorage(7, j.total)
@@ -188,12 +172,9 @@ func (j *scanJob) bindUser(p *gpu.Program) {
 func (j *scanJob) key(carry int, sub bool) progKey {
 	k := progKey{file: "scan/scan.comp", typ: j.typ, op: j.op, seg: j.seg, carry: carry,
 		out: j.out, total: j.total != nil, words: max(j.words, 1), sub: sub, spin: -1,
-		mapMode: j.loadMap(), keyWords: j.keyWords, tails: j.tails, counts: j.counts}
+		mapMode: j.loadMap(), keyWords: j.keyWords}
 	if j.lanes && carry == 1 {
 		k.lanes, k.sub = true, false
-	}
-	if j.out != outRuns {
-		k.tails = tailsNone
 	}
 	j.predKey(&k)
 	return k
@@ -201,8 +182,7 @@ func (j *scanJob) key(carry int, sub bool) progKey {
 
 // reduceKey is the key of reduce.comp reading level 0 of j.
 func (j *scanJob) reduceKey() progKey {
-	k := progKey{file: "scan/reduce.comp", typ: j.typ, op: j.op, seg: j.seg, mapMode: j.loadMap(), keyWords: j.keyWords, sub: true,
-		counts: j.counts}
+	k := progKey{file: "scan/reduce.comp", typ: j.typ, op: j.op, seg: j.seg, mapMode: j.loadMap(), keyWords: j.keyWords, sub: true}
 	if j.lanes {
 		k.lanes, k.sub = true, false
 	}
@@ -218,9 +198,6 @@ func (j *scanJob) predKey(k *progKey) {
 
 // runLookBack scans in one dispatch.
 func (s *Scanner) runLookBack(j *scanJob) Plan {
-	if j.counts {
-		panic("scan: " + j.fn + ": head counts on the look-back path") // a bug: the callers check pathFor
-	}
 	c := s.c
 	tiles := max(1, ceilDiv(j.n, s.tile))
 	old := s.state
@@ -278,7 +255,7 @@ func (s *Scanner) runLevels(j *scanJob) Plan {
 
 	// Down: reduce each level's tiles into the next level.
 	for k := 0; k < L; k++ {
-		rk := progKey{file: "scan/reduce.comp", typ: j.typ, op: j.op, seg: j.seg, sub: true, counts: j.counts}
+		rk := progKey{file: "scan/reduce.comp", typ: j.typ, op: j.op, seg: j.seg, sub: true}
 		if k == 0 {
 			rk = j.reduceKey() // level 0 reads the job's input as its MAP says
 		}
@@ -325,7 +302,7 @@ func (s *Scanner) runLevels(j *scanJob) Plan {
 		if k == L {
 			carry = 0
 		}
-		up := scanJob{typ: j.typ, op: j.op, seg: j.seg, counts: j.counts}
+		up := scanJob{typ: j.typ, op: j.op, seg: j.seg}
 		if k == L && j.levelTotal != nil {
 			up.total = j.levelTotal
 		}
@@ -340,14 +317,6 @@ func (s *Scanner) runLevels(j *scanJob) Plan {
 		c.BindStorage(5, lvl(k))
 		if carry == 1 {
 			c.BindStorage(6, lvl(k+1))
-		}
-		if j.counts {
-			// Exclusive counts of heads, in place of the counts read; the
-			// carried ones from the level above.
-			c.BindStorage(9, heads(k))
-			if carry == 1 {
-				c.BindStorage(8, heads(k+1))
-			}
 		}
 		if up.total != nil {
 			c.BindStorage(7, up.total)
@@ -371,9 +340,6 @@ func (s *Scanner) runLevels(j *scanJob) Plan {
 	s.level0(p, j)
 	if carry == 1 {
 		c.BindStorage(6, lvl(1))
-		if j.counts {
-			c.BindStorage(8, heads(1))
-		}
 	}
 	p.Dispatch1D(max(1, ceilDiv(j.n, s.tile)))
 	plan.Dispatches++

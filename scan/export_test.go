@@ -54,9 +54,7 @@ func SegmentedSubgroups(s *Scanner) bool {
 
 // Modes are the kernel modes of modes.go by their GLSL names.
 var Modes = map[string]int{
-	"OUT_VALUES": outValues, "OUT_SEGMENTED_COPY": outSegmentedCopy, "OUT_COMPACT": outCompact,
-	"OUT_PARTITION": outPartition, "OUT_RUNS": outRuns,
+	"OUT_VALUES": outValues, "OUT_SEGMENTED_COPY": outSegmentedCopy, "OUT_COMPACT": outCompact, "OUT_PARTITION": outPartition,
 	"MAP_VALUES": mapValues, "MAP_COUNT": mapCount, "MAP_HEAD_INDEX": mapHeadIndex, "MAP_PREDICATE": mapPredicate,
-	"TAILS_NONE": tailsNone, "TAILS_ENDS": tailsEnds, "TAILS_VALUES": tailsValues, "TAILS_SUMS": tailsSums,
 	"SCAN_FIRST_FREE_BINDING": FirstFreeBinding,
 }

@@ -9,7 +9,6 @@ const (
 	outSegmentedCopy = 1 // OUT_SEGMENTED_COPY: record e's head's record
 	outCompact       = 2 // OUT_COMPACT: a kept record, at the number kept before it
 	outPartition     = 3 // OUT_PARTITION: kept records first, then the others
-	outRuns          = 4 // OUT_RUNS: compaction by run heads, a word per run at its tail
 )
 
 // load.glsl's MAP: what element e is to the scan.
@@ -18,14 +17,6 @@ const (
 	mapCount     = 1 // MAP_COUNT: 1 where flags[e] != 0 (or e heads a run of keys)
 	mapHeadIndex = 2 // MAP_HEAD_INDEX: e where flags[e] != 0
 	mapPredicate = 3 // MAP_PREDICATE: 1 where scanPredicate(src[e], e) holds
-)
-
-// OUT_RUNS's TAILS: what the tail of run r writes to tailDst[r].
-const (
-	tailsNone   = 0 // TAILS_NONE
-	tailsEnds   = 1 // TAILS_ENDS: its index + 1
-	tailsValues = 2 // TAILS_VALUES: tailSrc at its index
-	tailsSums   = 3 // TAILS_SUMS: the run's op, written by the next run's head (segmented scan with head counts)
 )
 
 // FirstFreeBinding is the first shader storage binding that a user's
@@ -38,9 +29,6 @@ const FirstFreeBinding = 10
 func (j *scanJob) loadMap() int {
 	if j.pred != "" || j.user != nil {
 		return mapPredicate
-	}
-	if j.seg {
-		return mapValues // with head flags (fused reduce-by-key: computed from keys)
 	}
 	switch j.out {
 	case outValues:

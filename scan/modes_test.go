@@ -10,7 +10,7 @@ import (
 	"github.com/dpgl/dpgl/shaders"
 )
 
-// The modes that Go passes as OUT, MAP and TAILS mean in GLSL what Go
+// The modes that Go passes as OUT and MAP mean in GLSL what Go
 // calls them: every #define of modes.glsl has a Go constant of the same
 // value, and every Go constant a #define.
 func TestModesAgree(t *testing.T) {

@@ -307,8 +307,6 @@ type progKey struct {
 
 	lanes    bool       // scankernel.glsl's LANE_CARRY
 	keyWords int        // load.glsl's KEY_WORDS: flags are the heads of runs of keys
-	tails    int        // scan.comp's TAILS (OUT_RUNS)
-	counts   bool       // elem.glsl's HEAD_COUNTS: segmented pairs count their heads
 	predType int        // MAP_PREDICATE: the elements' TYPE (PRED_TYPE)
 	pred     string     // MAP_PREDICATE: the user's expression (PRED_EXPR), or
 	user     *Predicate // the user's kernel file, built around select.glsl
@@ -338,9 +336,6 @@ func (k progKey) defines(s *Scanner) map[string]string {
 		if k.keyWords > 0 {
 			d["KEY_WORDS"] = strconv.Itoa(k.keyWords)
 		}
-		if k.counts {
-			d["HEAD_COUNTS"] = "1"
-		}
 		if k.lanes {
 			d["LANE_CARRY"] = "1"
 		}
@@ -356,15 +351,12 @@ func (k progKey) defines(s *Scanner) map[string]string {
 		if k.file == "scan/scan.comp" {
 			d["CARRY"] = strconv.Itoa(k.carry)
 			d["OUT"] = strconv.Itoa(k.out)
-			if k.tails != tailsNone {
-				d["TAILS"] = strconv.Itoa(k.tails)
-			}
 			d["TOTAL"] = b(k.total)
 			d["RECORD_WORDS"] = strconv.Itoa(k.words)
 			// Compactions whose one-word records are the words the tiles
 			// load anyway (a predicate's elements, one-word keys: those
 			// jobs have src == flags) write them from registers.
-			if (k.out == outCompact || k.out == outRuns || k.out == outPartition) && k.words == 1 && (k.mapMode == mapPredicate || k.keyWords == 1) {
+			if (k.out == outCompact || k.out == outPartition) && k.words == 1 && (k.mapMode == mapPredicate || k.keyWords == 1) {
 				d["RECORDS_LOADED"] = "1"
 			}
 			if k.spin >= 0 {

@@ -55,7 +55,7 @@ func selectJob[T Elem](s *Scanner, fn string, dst, src gpu.Array[T]) *scanJob {
 	return &scanJob{fn: fn, typ: 0, op: Add, out: outCompact, words: 1, n: n, src: src, dst: dst, dstLen: m, predType: typeOf[T]()}
 }
 
-// compactCount runs j, a compaction (OUT_COMPACT or OUT_RUNS), and returns
+// compactCount runs j, a compaction (OUT_COMPACT), and returns
 // its count, or the error of building a kernel around the user's
 // predicate.
 func (s *Scanner) compactCount(j *scanJob) (int, error) {

@@ -3,11 +3,6 @@
 // the tile code combines: T itself, or for SEGMENTED a (head flag, value)
 // pair whose operator restarts at heads.
 //
-// HEAD_COUNTS (SEGMENTED; the fused reduce-by-key, reduce-then-scan only):
-// f counts the heads in the range instead of flagging them, so that one
-// scan gives both a run's index (the heads before it) and its op. Counts
-// do not fit the look-back's one flag bit.
-//
 // Values cross the host boundary and scratch buffers as uint bits
 // (toBits/fromBits), so that one uniform carries an init value of any T.
 
@@ -19,9 +14,6 @@
 #endif
 #ifndef SEGMENTED
 #define SEGMENTED 0
-#endif
-#ifndef HEAD_COUNTS
-#define HEAD_COUNTS 0
 #endif
 
 #if TYPE == 0
@@ -60,21 +52,17 @@ T op(T a, T b) { return min(a, b); }
 #endif
 
 #if SEGMENTED
-// (f, v): f says a segment head lies in the range (HEAD_COUNTS: how many),
-// v is op over the range's elements from its last head on. (a.f,a.v)+(b.f,b.v) keeps a.v only when b
-// has no head; the pair operator is associative but not commutative, so
-// every combination below keeps earlier ranges on the left.
+// (f, v): f says a segment head lies in the range, v is op over the
+// range's elements from its last head on. (a.f,a.v)+(b.f,b.v) keeps a.v
+// only when b has no head; the pair operator is associative but not
+// commutative, so every combination below keeps earlier ranges on the left.
 struct Seg {
     uint f;
     T v;
 };
 #define V Seg
 V vIdent() { return Seg(0u, ident()); }
-#if HEAD_COUNTS
-V comb(V a, V b) { return Seg(a.f + b.f, b.f != 0u ? b.v : op(a.v, b.v)); }
-#else
 V comb(V a, V b) { return Seg(a.f | b.f, b.f != 0u ? b.v : op(a.v, b.v)); }
-#endif
 V vOf(T v) { return Seg(0u, v); }
 T valOf(V a) { return a.v; }
 uint headOf(V a) { return a.f; }

@@ -13,10 +13,8 @@
 // With KEY_WORDS > 0 the flags are not read but computed: binding 3 then
 // holds keys of KEY_WORDS words, and flags[e] is 1 where a run of equal
 // keys starts (e = 0 or key e-1 differs from key e in some word), so that
-// unique, run-length encoding and reduce-by-key read their keys once.
+// unique reads its keys once (not SEGMENTED: scankernel.glsl refuses that).
 // Element 0 always heads a segment. Elements at or past n are the identity.
-// With HEAD_COUNTS (elem.glsl) and no keys (the levels above the level 0
-// of a fused reduce-by-key), flags[e] is a count of heads, taken as is.
 //
 // Each array is bound twice, as vectors and as scalars: the scalar view
 // reads the last, partial vector, which the vector view would read past the
@@ -105,8 +103,6 @@ V elemOf(uint e, T v, uint f) {
     return f != 0u ? 1u : 0u;
 #elif MAP == MAP_HEAD_INDEX
     return f != 0u ? e : 0u;
-#elif SEGMENTED && HEAD_COUNTS && KEY_WORDS == 0
-    return Seg(f, v);
 #elif SEGMENTED
     return Seg(f != 0u || e == 0u ? 1u : 0u, v);
 #else

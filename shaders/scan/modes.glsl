@@ -1,5 +1,5 @@
 // The modes of the scan kernels, named once for GLSL and Go: package scan
-// passes these numbers as OUT, MAP and TAILS, and its modes.go holds the
+// passes these numbers as OUT and MAP, and its modes.go holds the
 // same names with the same values (TestModesAgree reads this file).
 //
 // scan.comp's OUT: what the level-0 scan writes for element e.
@@ -7,19 +7,12 @@
 #define OUT_SEGMENTED_COPY 1 // record e's head's record (MAP_HEAD_INDEX)
 #define OUT_COMPACT 2        // a kept record, at the number kept before it
 #define OUT_PARTITION 3      // kept records first, then the others, both in order
-#define OUT_RUNS 4           // OUT_COMPACT by run heads, and per run a word at its tail (TAILS)
 //
 // load.glsl's MAP: what element e is to the scan.
 #define MAP_VALUES 0     // src[e] (with its head flag when SEGMENTED)
 #define MAP_COUNT 1      // 1 where flags[e] != 0 (or e heads a run of keys), else 0
 #define MAP_HEAD_INDEX 2 // e where flags[e] != 0, else 0 (max-scanned)
 #define MAP_PREDICATE 3  // 1 where scanPredicate(src[e], e) holds, else 0
-//
-// OUT_RUNS's TAILS: what the tail of run r writes to tailDst[r].
-#define TAILS_NONE 0
-#define TAILS_ENDS 1   // its index + 1, the run's end
-#define TAILS_VALUES 2 // tailSrc[e], e.g. a segmented scan's value: the run's total
-#define TAILS_SUMS 3   // the run's op, written by the next run's head (SEGMENTED with HEAD_COUNTS: fused reduce-by-key)
 //
 // The first binding that a user's predicate kernel may use for buffers of
 // its own; the scan kernels use 0 .. SCAN_FIRST_FREE_BINDING-1.

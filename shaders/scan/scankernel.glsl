@@ -29,12 +29,6 @@
 #ifndef TOTAL
 #define TOTAL 0
 #endif
-#ifndef TAILS
-#define TAILS 0
-#endif
-#ifndef HEAD_COUNTS
-#define HEAD_COUNTS 0
-#endif
 // LANE_CARRY (reduce-then-scan's level 0 of OUT_COMPACT and OUT_PARTITION
 // in the shared-memory layout): the level above holds one total per
 // invocation, not per tile. reduce.comp writes each invocation's total of
@@ -70,11 +64,16 @@ layout(local_size_x = WG_SIZE) in;
 #ifndef MAP
 #if OUT == OUT_SEGMENTED_COPY
 #define MAP MAP_HEAD_INDEX
-#elif OUT != OUT_VALUES && !SEGMENTED
+#elif OUT != OUT_VALUES
 #define MAP MAP_COUNT
 #else
 #define MAP MAP_VALUES
 #endif
+#endif
+// A segmented scan scans (head flag, value) pairs into values:
+// compactions and keys are for unsegmented scans.
+#if SEGMENTED && OUT != OUT_VALUES
+#error SEGMENTED is for OUT_VALUES
 #endif
 #if OUT != OUT_VALUES
 // Records of uint words at binding 1 (load.glsl's src1; T is uint).
@@ -84,6 +83,11 @@ layout(local_size_x = WG_SIZE) in;
 #include "elem.glsl"
 #include "load.glsl"
 #include "tile.glsl"
+
+// (KEY_WORDS has its default from load.glsl here.)
+#if SEGMENTED && KEY_WORDS > 0
+#error SEGMENTED reads head flags and no KEY_WORDS
+#endif
 
 // The elements of one invocation (LANE_CARRY).
 #define LANE (4 * VEC)
@@ -154,10 +158,9 @@ uniform uint numTiles;
 uniform uint initBits;     // the prefix of element 0 (exclusive scan's init)
 uniform uint inclusive;    // OUT_VALUES: write inclusive values
 uniform uint resetAtHeads; // OUT_VALUES, SEGMENTED exclusive: identity at heads
-uniform uint dstLen;       // OUT_COMPACT, OUT_RUNS: records that fit in dst
+uniform uint dstLen;       // OUT_COMPACT: records that fit in dst
 uniform uint totalAt;
 uniform uint countAt;      // OUT_PARTITION
-uniform uint tailLen;      // OUT_RUNS: words that fit in tailDst
 
 #if OUT == OUT_VALUES
 layout(std430, binding = 4) writeonly buffer DstVec { T4 dst4[]; };
@@ -169,35 +172,15 @@ layout(std430, binding = 5) writeonly buffer RecDst { uint recDst[]; };
 #if CARRY == 1
 layout(std430, binding = 6) readonly buffer Carry { uint carryIn[]; };
 #endif
-#if HEAD_COUNTS && CARRY == 1
-// The heads before each tile (the level above's exclusive counts).
-layout(std430, binding = 8) readonly buffer CountCarry { uint countCarryIn[]; };
-#endif
-#if HEAD_COUNTS && OUT == OUT_VALUES
-// The levels above level 0 also write each element's exclusive count of
-// heads (in place of the counts they read).
-layout(std430, binding = 9) writeonly buffer CountDst { uint countDst[]; };
-#endif
 #if TOTAL
 layout(std430, binding = 7) writeonly buffer Total { uint totalOut[]; };
 #elif OUT == OUT_PARTITION
 layout(std430, binding = 7) readonly buffer Count { uint countIn[]; };
 #endif
-#if OUT == OUT_RUNS && TAILS != TAILS_NONE
-#if TAILS == TAILS_VALUES
-layout(std430, binding = 8) readonly buffer TailSrc { uint tailSrc[]; };
-#endif
-layout(std430, binding = 9) writeonly buffer TailDst { uint tailDst[]; };
-#endif
 
 #if OUT != OUT_VALUES
-// The records moved: src1, or for fused reduce-by-key (SEGMENTED, whose src
-// holds the values) the keys.
-#if SEGMENTED
-#define recSrc flags1
-#else
+// The records moved.
 #define recSrc src1
-#endif
 #if LANE_CARRY && RECORD_WORDS == 1 && !RECORDS_LOADED
 // One-word records a vector at a time (the scalar view reads the last,
 // partial vector).
@@ -208,34 +191,20 @@ void copyRecord(uint to, uint from) {
         recDst[to * uint(RECORD_WORDS) + w] = recSrc[from * uint(RECORD_WORDS) + w];
     }
 }
-
-// countOf is the number of counted elements (heads) in a, which is a count
-// (V is uint) or, for fused reduce-by-key, a (head count, value) pair.
-#if SEGMENTED
-uint countOf(V a) { return a.f; }
-#else
-uint countOf(V a) { return a; }
-#endif
 #endif
 
-#if OUT == OUT_COMPACT || OUT == OUT_RUNS
+#if OUT == OUT_COMPACT
 // In the blocked layout (invocation t holds consecutive elements, see
-// tile.glsl) an invocation also writes the elements that are not kept (not
-// run tails) before its last kept element (run tail): such an element's
-// slot is that of the next kept element (tail of its run), which lies in
-// the same invocation and overwrites it later, in program order. A CPU
-// driver runs a store as a branch per lane; taken by a random half of the
-// lanes it is mispredicted, taken by every lane up to its last kept
-// element it is not (llvmpipe, select-if of half of 2^22 floats: 2x
-// faster). keepEnd (tailsEnd) is 1 + the invocation's last kept element
-// (run tail) as the number of elements it holds before it, 0 for none or
-// in the subgroup layout, whose invocations do not hold consecutive
-// elements.
+// tile.glsl) an invocation also writes the elements that are not kept
+// before its last kept element: such an element's slot is that of the next
+// kept element, which lies in the same invocation and overwrites it later,
+// in program order. A CPU driver runs a store as a branch per lane; taken
+// by a random half of the lanes it is mispredicted, taken by every lane up
+// to its last kept element it is not (llvmpipe, select-if of half of 2^22
+// floats: 2x faster). keepEnd is 1 + the invocation's last kept element as
+// the number of elements it holds before it, 0 for none or in the subgroup
+// layout, whose invocations do not hold consecutive elements.
 uint keepEnd = 0u;
-#if OUT == OUT_RUNS
-uint tailsEnd = 0u;
-bool laneNextHead = false; // the element after the invocation's last heads a run
-#endif
 #endif
 
 #if OUT == OUT_PARTITION
@@ -244,7 +213,7 @@ uint selected = 0u; // countIn[countAt], loaded once by main
 
 // store writes vector j (elements 4j..4j+3), the invocation's vector i,
 // given each element, its exclusive and its inclusive scan value.
-void store(uint j, uint i, V x[4], V ex[4], V inc[4], bool nextHead, uvec4 words) {
+void store(uint j, uint i, V x[4], V ex[4], V inc[4], uvec4 words) {
     uint e0 = 4u * j;
 #if OUT == OUT_VALUES
     T4 o;
@@ -262,13 +231,6 @@ void store(uint j, uint i, V x[4], V ex[4], V inc[4], bool nextHead, uvec4 words
     for (uint e = e0; e < tailEnd(e0); e++) {
         dst1[e] = o[e - e0];
     }
-#if HEAD_COUNTS
-    for (uint k = 0u; k < 4u; k++) {
-        if (e0 + k < n) {
-            countDst[e0 + k] = ex[k].f;
-        }
-    }
-#endif
 #elif OUT == OUT_SEGMENTED_COPY
     // inc[k] is the index of element e0+k's head.
     bool whole = RECORD_WORDS == 1 && e0 + 3u < n;
@@ -289,11 +251,11 @@ void store(uint j, uint i, V x[4], V ex[4], V inc[4], bool nextHead, uvec4 words
         }
     }
 #else
-    // OUT_COMPACT, OUT_RUNS: x[k] counts 1 for a kept element (a run's
-    // head), ex[k] the number kept before it.
+    // OUT_COMPACT: x[k] counts 1 for a kept element (a run's head), ex[k]
+    // the number kept before it.
     for (uint k = 0u; k < 4u; k++) {
-        uint r = countOf(ex[k]);
-        if ((countOf(x[k]) != 0u || 4u * i + k < keepEnd) && r < dstLen) {
+        uint r = ex[k];
+        if ((x[k] != 0u || 4u * i + k < keepEnd) && r < dstLen) {
 #if RECORDS_LOADED
             recDst[r] = words[k];
 #else
@@ -301,40 +263,6 @@ void store(uint j, uint i, V x[4], V ex[4], V inc[4], bool nextHead, uvec4 words
 #endif
         }
     }
-#if OUT == OUT_RUNS && TAILS == TAILS_SUMS
-    // Run r-1's op is the scan value before run r's head (ex[k] counts r
-    // heads), and the last run's the value of the last element; so the
-    // heads write it, and no element need know whether it ends a run.
-    // Elements before the invocation's last head write the op of their
-    // own run so far, which the next head overwrites.
-    for (uint k = 0u; k < 4u; k++) {
-        uint r = countOf(ex[k]) - 1u;
-        if ((countOf(x[k]) != 0u || 4u * i + k < keepEnd) && r < tailLen) {
-            tailDst[r] = toBits(valOf(ex[k]));
-        }
-    }
-    if (n - 1u - e0 < 4u && countOf(inc[n - 1u - e0]) - 1u < tailLen) {
-        tailDst[countOf(inc[n - 1u - e0]) - 1u] = toBits(valOf(inc[n - 1u - e0]));
-    }
-#elif OUT == OUT_RUNS && TAILS != TAILS_NONE
-    // The tail of run r (the last element before the next head, or the
-    // last element) has counted r+1 heads: inc[k] = r + 1. Elements
-    // e0+1 .. e0+3 are heads where x says; e0+4 is compared here only in
-    // the subgroup layout and for the invocation's last vector, else
-    // nextHead says.
-    for (uint k = 0u; k < 4u; k++) {
-        uint e = e0 + k;
-        uint r = countOf(inc[k]) - 1u;
-        bool tail = e + 1u == n || (k < 3u ? countOf(x[k + 1u]) != 0u : nextHead);
-        if (e < n && (tail || 4u * i + k < tailsEnd) && r < tailLen) {
-#if TAILS == TAILS_ENDS
-            tailDst[r] = e + 1u;
-#else
-            tailDst[r] = tailSrc[e];
-#endif
-        }
-    }
-#endif
 #endif
 #if TOTAL && OUT == OUT_VALUES
     if (n - 1u - e0 < 4u) {
@@ -342,7 +270,7 @@ void store(uint j, uint i, V x[4], V ex[4], V inc[4], bool nextHead, uvec4 words
     }
 #elif TOTAL
     if (n - 1u - e0 < 4u) {
-        totalOut[totalAt] = countOf(inc[n - 1u - e0]);
+        totalOut[totalAt] = inc[n - 1u - e0];
     }
 #endif
 }
@@ -450,31 +378,15 @@ void main() {
         words[i] = loadedWords;
 #endif
     }
-#if OUT == OUT_COMPACT || OUT == OUT_RUNS
+#if OUT == OUT_COMPACT
     keepEnd = 0u;
     if (!sgUsable()) {
         for (uint i = 0u; i < uint(VEC); i++) {
             for (uint k = 0u; k < 4u; k++) {
-                keepEnd = countOf(x[i][k]) != 0u ? 4u * i + k + 1u : keepEnd;
+                keepEnd = x[i][k] != 0u ? 4u * i + k + 1u : keepEnd;
             }
         }
     }
-#if OUT == OUT_RUNS && TAILS != TAILS_SUMS
-    // Element m of the invocation is a run's tail when m+1 heads one (or
-    // is n); in the subgroup layout stores find their tails themselves.
-    uint eLast = 4u * (v0 + tileVec(uint(VEC) - 1u)) + 3u;
-    laneNextHead = eLast + 1u < n && keyHead(eLast + 1u);
-    tailsEnd = 0u;
-    if (!sgUsable()) {
-        for (uint i = 0u; i < uint(VEC); i++) {
-            for (uint k = 0u; k < 4u; k++) {
-                uint e = 4u * (v0 + tileVec(i)) + k;
-                bool next = k < 3u ? countOf(x[i][k + 1u]) != 0u : (i + 1u < uint(VEC) ? countOf(x[i + 1u][0]) != 0u : laneNextHead);
-                tailsEnd = e < n && (e + 1u == n || next) ? 4u * i + k + 1u : tailsEnd;
-            }
-        }
-    }
-#endif
 #endif
 #if OUT == OUT_PARTITION
     selected = countIn[countAt];
@@ -484,8 +396,6 @@ void main() {
     V first = vOf(fromBits(initBits));
 #if CARRY == 0
     V before = first;
-#elif CARRY == 1 && HEAD_COUNTS
-    V before = Seg(countCarryIn[tile], fromBits(carryIn[tile]));
 #elif CARRY == 1
     V before = vOf(fromBits(carryIn[tile]));
 #else
@@ -505,20 +415,11 @@ void main() {
             run = comb(run, x[i][k]);
             inc[k] = run;
         }
-        bool nextHead = false;
-#if OUT == OUT_RUNS && TAILS != TAILS_SUMS
-        if (sgUsable()) {
-            uint eNext = 4u * (v0 + tileVec(i)) + 4u;
-            nextHead = eNext < n && keyHead(eNext);
-        } else {
-            nextHead = i + 1u < uint(VEC) ? countOf(x[i + 1u][0]) != 0u : laneNextHead;
-        }
-#endif
         uvec4 w = uvec4(0u);
 #if RECORDS_LOADED
         w = words[i];
 #endif
-        store(v0 + tileVec(i), i, x[i], ex, inc, nextHead, w);
+        store(v0 + tileVec(i), i, x[i], ex, inc, w);
     }
 }
 
