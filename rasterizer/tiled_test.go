@@ -9,6 +9,7 @@ import (
 	"github.com/go-gl/mathgl/mgl32"
 
 	"github.com/dpgl/dpgl/balancer"
+	"github.com/dpgl/dpgl/gpu"
 	"github.com/dpgl/dpgl/gpu/gputest"
 	"github.com/dpgl/dpgl/rasterizer/dataset"
 	"github.com/dpgl/dpgl/rasterizer/mesh"
@@ -507,7 +508,14 @@ func TestTiledDepthAtVertices(t *testing.T) {
 	if onVertex < len(tris) {
 		t.Fatalf("%d of %d set-up triangles' vertices on pixel centres", onVertex, 3*len(tris))
 	}
-	m := uploadSoup(t, c, soup)
+	tiledMatchesReference(t, c, s, uploadSoup(t, c, soup), cam, ref, w, h, "")
+}
+
+// tiledMatchesReference renders m through cam on the tiled path, on each
+// visibility scheme the driver has, and fails unless every pixel's depth
+// and id equal the CPU reference's (label, if any, leads the message).
+func tiledMatchesReference(t *testing.T, c *gpu.Context, s *scan.Scanner, m *mesh.GPU, cam view.Camera, ref *raster.Visibility, w, h int, label string) {
+	t.Helper()
 	forVisibilityPaths(t, c, func(vis32 bool) {
 		o := DefaultOptions()
 		o.Width, o.Height, o.Visibility32, o.Tiled = w, h, vis32, true
@@ -521,7 +529,7 @@ func TestTiledDepthAtVertices(t *testing.T) {
 		}
 		for p, v := range rd.Visibility() {
 			if uint32(v) != ref.Prim[p] || (ref.Prim[p] != raster.NoPrimitive && uint32(v>>32) != ref.Depth[p]) {
-				t.Fatalf("%s visibility: pixel (%d,%d) has word %#x; CPU reference depth %#x id %#x", visibilityPathName(c, vis32), p%w, p/w, v, ref.Depth[p], ref.Prim[p])
+				t.Fatalf("%s%s visibility: pixel (%d,%d) has word %#x; CPU reference depth %#x id %#x", label, visibilityPathName(c, vis32), p%w, p/w, v, ref.Depth[p], ref.Prim[p])
 			}
 		}
 	})
@@ -556,24 +564,8 @@ func TestTiledSkipsOnlyFartherTriangles(t *testing.T) {
 		}
 		tris, _ := raster.SetupMesh(&mvp, soup, w, h)
 		ref := raster.Rasterize(tris, w, h)
-		m := uploadSoup(t, c, soup)
-		forVisibilityPaths(t, c, func(vis32 bool) {
-			o := DefaultOptions()
-			o.Width, o.Height, o.Visibility32, o.Tiled = w, h, vis32, true
-			rd, err := New(s, o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer rd.Delete()
-			if _, err := rd.Render(m, cam); err != nil {
-				t.Fatal(err)
-			}
-			for p, v := range rd.Visibility() {
-				if uint32(v) != ref.Prim[p] || uint32(v>>32) != ref.Depth[p] {
-					t.Fatalf("%s, %s: pixel (%d,%d) has word %#x; CPU reference depth %#x id %#x", order, visibilityPathName(c, vis32), p%w, p/w, v, ref.Depth[p], ref.Prim[p])
-				}
-			}
-		})
+		// Every pixel is covered, so every depth is compared.
+		tiledMatchesReference(t, c, s, uploadSoup(t, c, soup), cam, ref, w, h, order+", ")
 	}
 }
 
