@@ -142,25 +142,16 @@ func TestStorageBlockInputs(t *testing.T) {
 		if !tex.resolve.texels || !tex.setup.texels {
 			t.Logf("the driver's texel limit is below its storage blocks' size: both read storage blocks")
 		}
-		for name, soup := range tiledScenes(t) {
-			if len(soup) == 0 {
-				continue
+		forScenesInBatches(t, c, w, h, func(label string, m *mesh.GPU, cam view.Camera, batch int) {
+			label = fmt.Sprintf("shading %v, %s", shading, label)
+			tex.batchTriangles, blocks.batchTriangles = batch, batch
+			if _, err := tex.Render(m, cam); err != nil {
+				t.Fatal(err)
 			}
-			m := uploadSoup(t, c, soup)
-			for ci, cam := range tiledCameras(w, h) {
-				for _, batch := range []int{0, 37} {
-					label := fmt.Sprintf("%s, shading %v, camera %d, batch %d", name, shading, ci, batch)
-					tex.batchTriangles, blocks.batchTriangles = batch, batch
-					if _, err := tex.Render(m, cam); err != nil {
-						t.Fatal(err)
-					}
-					if _, err := blocks.Render(m, cam); err != nil {
-						t.Fatal(err)
-					}
-					samePixels(t, blocks.Pixels(), tex.Pixels(), w, label+", storage blocks", "buffer textures")
-				}
+			if _, err := blocks.Render(m, cam); err != nil {
+				t.Fatal(err)
 			}
-			m.Delete()
-		}
+			samePixels(t, blocks.Pixels(), tex.Pixels(), w, label+", storage blocks", "buffer textures")
+		})
 	}
 }

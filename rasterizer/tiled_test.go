@@ -580,6 +580,35 @@ func TestTiledStorageBlocks(t *testing.T) {
 	const w, h = 96, 80
 	tex := newTiledRenderer(t, s, w, h)
 	blocks := newTiledRenderer(t, s, w, h)
+	first := true
+	forScenesInBatches(t, c, w, h, func(label string, m *mesh.GPU, cam view.Camera, batch int) {
+		tex.batchTriangles, blocks.batchTriangles = batch, batch
+		if _, err := tex.Render(m, cam); err != nil {
+			t.Fatal(err)
+		}
+		tiledStorageBlocks = true // the stage is made at the first frame
+		_, err := blocks.Render(m, cam)
+		tiledStorageBlocks = false
+		if err != nil {
+			t.Fatal(err)
+		}
+		if blocks.tiled.texels || blocks.tiled.prepTexels != nil {
+			t.Fatalf("%s: the storage blocks' stage reads buffer textures", label)
+		}
+		if !tex.tiled.texels && first {
+			t.Logf("the driver's texel limit is below its storage blocks' size: both read storage blocks")
+		}
+		first = false
+		samePixels(t, blocks.Pixels(), tex.Pixels(), w, label+", storage blocks", "buffer textures")
+		samePixels(t, blocks.Prims(), tex.Prims(), w, label+", storage blocks' ids", "buffer textures'")
+	})
+}
+
+// forScenesInBatches calls f for each non-empty test scene (on the GPU as
+// m) under each test camera, drawn in one batch (0) and in batches of 37
+// triangles; label names the three.
+func forScenesInBatches(t *testing.T, c *gpu.Context, w, h int, f func(label string, m *mesh.GPU, cam view.Camera, batch int)) {
+	t.Helper()
 	for name, soup := range tiledScenes(t) {
 		if len(soup) == 0 {
 			continue
@@ -587,26 +616,9 @@ func TestTiledStorageBlocks(t *testing.T) {
 		m := uploadSoup(t, c, soup)
 		for ci, cam := range tiledCameras(w, h) {
 			for _, batch := range []int{0, 37} {
-				label := fmt.Sprintf("%s, camera %d, batch %d", name, ci, batch)
-				tex.batchTriangles, blocks.batchTriangles = batch, batch
-				if _, err := tex.Render(m, cam); err != nil {
-					t.Fatal(err)
-				}
-				tiledStorageBlocks = true // the stage is made at the first frame
-				_, err := blocks.Render(m, cam)
-				tiledStorageBlocks = false
-				if err != nil {
-					t.Fatal(err)
-				}
-				if blocks.tiled.texels || blocks.tiled.prepTexels != nil {
-					t.Fatalf("%s: the storage blocks' stage reads buffer textures", label)
-				}
-				if !tex.tiled.texels && ci == 0 && batch == 0 {
-					t.Logf("the driver's texel limit is below its storage blocks' size: both read storage blocks")
-				}
-				samePixels(t, blocks.Pixels(), tex.Pixels(), w, label+", storage blocks", "buffer textures")
-				samePixels(t, blocks.Prims(), tex.Prims(), w, label+", storage blocks' ids", "buffer textures'")
+				f(fmt.Sprintf("%s, camera %d, batch %d", name, ci, batch), m, cam, batch)
 			}
 		}
+		m.Delete()
 	}
 }
