@@ -7,19 +7,26 @@ import (
 )
 
 // TexelFormat is how a TexelBuffer reads its storage: four 32-bit
-// components a texel, 16 bytes.
+// components a texel, 16 bytes, or one (TexelR32UI), 4 bytes.
 type TexelFormat uint32
 
 // Texel formats: floats (samplerBuffer), signed (isamplerBuffer) and
-// unsigned integers (usamplerBuffer).
+// unsigned integers (usamplerBuffer), four words a texel; one unsigned
+// word a texel (usamplerBuffer, in .x).
 const (
 	TexelRGBA32F  TexelFormat = gl.RGBA32F
 	TexelRGBA32I  TexelFormat = gl.RGBA32I
 	TexelRGBA32UI TexelFormat = gl.RGBA32UI
+	TexelR32UI    TexelFormat = gl.R32UI
 )
 
-// texelBytes is the size of a texel of every TexelFormat.
-const texelBytes = 16
+// texelBytes is the size of a texel of format f.
+func texelBytes(f TexelFormat) int {
+	if f == TexelR32UI {
+		return 4
+	}
+	return 16
+}
 
 // TexelBuffer is a buffer texture (GL_TEXTURE_BUFFER): a storage range that
 // shaders read by texelFetch on a sampler, a texel of four words at a time.
@@ -104,10 +111,11 @@ func (c *Context) BindTexels(unit int, t *TexelBuffer, s Storage, f TexelFormat)
 	}
 	gl.GetIntegerv(gl.TEXTURE_BUFFER_OFFSET_ALIGNMENT, &align)
 	off, size := s.ByteOffset(), s.ByteSize()
-	if size%texelBytes != 0 || (align > 0 && off%int(align) != 0) {
-		panic(fmt.Sprintf("gpu: BindTexels: bytes [%d, %d) are not whole texels of %d bytes from a multiple of %d", off, off+size, texelBytes, align))
+	tb := texelBytes(f)
+	if size%tb != 0 || (align > 0 && off%int(align) != 0) {
+		panic(fmt.Sprintf("gpu: BindTexels: bytes [%d, %d) are not whole texels of %d bytes from a multiple of %d", off, off+size, tb, align))
 	}
-	if n := size / texelBytes; n > c.MaxTexels() {
+	if n := size / tb; n > c.MaxTexels() {
 		panic(fmt.Sprintf("gpu: BindTexels: %d texels exceed the driver's %d (GL_MAX_TEXTURE_BUFFER_SIZE)", n, c.MaxTexels()))
 	}
 	gl.TextureBufferRange(t.id, uint32(f), s.bufferID(), off, size)

@@ -45,7 +45,7 @@ func HistogramEven[T Elem](s *Scanner, counts gpu.Array[uint32], samples gpu.Arr
 // [boundaries[0], boundaries[bins]), and NaN, are counted nowhere. counts
 // may not overlap samples or boundaries. A sample's bin comes from a
 // lookup table on the high bits of its key, built first; scratch: the
-// table, at most 16392 words, and at most samples.Len() from 12 on.
+// table, at most 16448 words, and at most samples.Len() from 68 on.
 func HistogramRange[T Elem](s *Scanner, counts gpu.Array[uint32], samples, boundaries gpu.Array[T]) {
 	const fn = "HistogramRange"
 	bins, n := histArgs(s, fn, counts, samples)
@@ -86,6 +86,27 @@ const (
 // buckets of u32 keys have at most 2^19 keys, and most hold no boundary
 // for a few hundred bins.
 const histTableBits = 13
+
+// histArgWords: the words of indirect arguments and padding before
+// HistogramRange's table (histogram.comp's args), 256 bytes, the largest
+// texel buffer offset alignment GL allows.
+const histArgWords = 64
+
+// histTexels returns the buffer texture through which HistogramRange
+// reads its table, made on first use, or nil where the driver has none
+// to give (the kernel then loads the table from storage). It must run
+// on the GL thread.
+func (s *Scanner) histTexels(c *gpu.Context) *gpu.TexelBuffer {
+	if s.prim.texels == nil && !s.prim.noTexels {
+		t, err := gpu.NewTexelBuffer(c)
+		if err != nil {
+			s.prim.noTexels = true
+			return nil
+		}
+		s.prim.texels = t
+	}
+	return s.prim.texels
+}
 
 // maxSharedBins bounds the privatized histogram's bins: a quarter of the
 // 32 KiB of shared memory GL guarantees, so that groups still fit beside
@@ -140,13 +161,13 @@ func (s *Scanner) histogram(fn string, mode, typ int, counts gpu.Array[uint32], 
 		tableBits := 0
 		var table gpu.Range[uint32]
 		if boundaries != nil {
-			// The search's lookup table (histogram.comp's PASS 0): 8 words
-			// of indirect arguments, then two words for each of
+			// The search's lookup table (histogram.comp's PASS 0): 64 words
+			// of indirect arguments and padding, then two words for each of
 			// 2^tableBits buckets, at least 2 and at most
 			// 2^histTableBits, and within n words where n allows, so that
 			// Reserve(n) covers it.
-			tableBits = min(max(bits.Len(uint(max(n-8, 0)/2))-1, 1), histTableBits)
-			table = s.scratch(fn, scratchFlags, 8+2<<tableBits)
+			tableBits = min(max(bits.Len(uint(max(n-histArgWords, 0)/2))-1, 1), histTableBits)
+			table = s.scratch(fn, scratchFlags, histArgWords+2<<tableBits)
 			// PASS 1 without the loop on all groups, unless PASS 0 finds
 			// a span too wide for it.
 			table.Write(0, []uint32{uint32(groups), 1, 1, 0, 0, 1, 1, 0})
@@ -179,8 +200,19 @@ func (s *Scanner) histogram(fn string, mode, typ int, counts gpu.Array[uint32], 
 		} else {
 			// Without the loop, then with it; PASS 0 gave one of them no
 			// groups (groups <= 1024 fit the x of any grid).
+			// LOOP 0 reads its entries as texels, one a texel, where it
+			// can.
+			texels := s.histTexels(c)
+			if texels != nil {
+				tb, toff := table.Base()
+				c.BindTexels(0, texels, tb.Slice(toff+histArgWords, 1<<tableBits), gpu.TexelR32UI)
+			}
 			for loop, off := range []int{0, 16} {
 				d["LOOP"] = strconv.Itoa(loop)
+				d["TEXELS"] = "0"
+				if loop == 0 && texels != nil {
+					d["TEXELS"] = "1"
+				}
 				p := s.primProgram("scan/histogram.comp", d)
 				run(p)
 				p.SetUint("tableBits", uint32(tableBits))

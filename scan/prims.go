@@ -18,6 +18,11 @@ type primScratch struct {
 	progs map[string]*gpu.Program // by file and defines
 	words [numScratch]*gpu.Buffer[uint32]
 
+	// HistogramRange's table as texels (histogram.go's histTexels), and
+	// whether the driver refused to make one.
+	texels   *gpu.TexelBuffer
+	noTexels bool
+
 	// Tests: the histogram's path (histAuto: chosen from the bins and the
 	// driver).
 	histPath int
@@ -37,6 +42,8 @@ func (p *primScratch) delete() {
 		b.Delete()
 		p.words[i] = nil
 	}
+	p.texels.Delete()
+	p.texels = nil
 }
 
 // scratch returns n words of scratch array k. It must run on the GL

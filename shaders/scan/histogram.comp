@@ -32,6 +32,7 @@
 // lint: RANGE=1 TYPE=1 SHARED_BINS=0 PRIVATE_BINS=16 WG_SIZE=8
 // lint: RANGE=1 TYPE=2 PASS=0 WG_SIZE=64
 // lint: RANGE=1 TYPE=0 SHARED_BINS=0 PRIVATE_BINS=256 WG_SIZE=64 LOOP=1
+// lint: RANGE=1 TYPE=2 SHARED_BINS=0 PRIVATE_BINS=256 WG_SIZE=64 TEXELS=1
 
 #ifndef WG_SIZE
 #define WG_SIZE 256
@@ -71,13 +72,23 @@ layout(std430, binding = 1) readonly buffer Boundaries { uint boundaries[]; };
 layout(std430, binding = 2) buffer Counts { uint counts[]; };
 // RANGE 1: the search's lookup table of 2^tableBits entries (binOf),
 // after the indirect arguments of PASS 1's two dispatches: LOOP 0 at
-// args[0..2], LOOP 1 at args[4..6].
+// args[0..2], LOOP 1 at args[4..6]; the rest of args pads the table to
+// 256 bytes, the largest GL_TEXTURE_BUFFER_OFFSET_ALIGNMENT GL allows, so
+// that LOOP 0 reads its entries as texels (TEXELS: one entry a texel; a
+// CPU driver fetches a texel for 8 lanes with one gather, where a storage
+// load whose address differs between lanes is a scalar load per lane).
 uniform uint tableBits;
 uniform uint loopGroups; // PASS 0: the groups of PASS 1
 layout(std430, binding = 4) buffer Table {
-    uint args[8];
+    uint args[64];
     uint table[]; // the entries for LOOP 0, then those for LOOP 1
 };
+#ifndef TEXELS
+#define TEXELS 0
+#endif
+#if TEXELS
+layout(binding = 0) uniform usamplerBuffer tableTexels; // table's LOOP 0 part
+#endif
 
 #if PRIVATE_BINS > 0
 // Word (b/2)*WG_SIZE + t holds invocation t's counts of bins b & ~1 (low
@@ -228,7 +239,11 @@ uint binOf(T x) {
         }
     }
 #else
+#if TEXELS
+    uint e = texelFetch(tableTexels, int(bucket(k))).x;
+#else
     uint e = table[bucket(k)];
+#endif
     uint off = (k - lowKey) & ((1u << shift) - 1u);
     uint lo = (e & 0xFFFu) + (off >= e >> 12 ? 1u : 0u);
 #endif
@@ -314,10 +329,12 @@ void main() {
             uint e = 4u * j;
             if (e + 3u < n) {
                 uvec4 v = samples4[j];
-                count(binOf(fromBits(v.x)));
-                count(binOf(fromBits(v.y)));
-                count(binOf(fromBits(v.z)));
-                count(binOf(fromBits(v.w)));
+                uvec4 b = uvec4(binOf(fromBits(v.x)), binOf(fromBits(v.y)),
+                                binOf(fromBits(v.z)), binOf(fromBits(v.w)));
+                count(b.x);
+                count(b.y);
+                count(b.z);
+                count(b.w);
             } else {
                 for (uint q = e; q < n && q < e + 4u; q++) {
                     count(binOf(fromBits(samples1[q])));
