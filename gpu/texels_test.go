@@ -12,7 +12,8 @@ import (
 )
 
 // texelKernel copies texel i of the buffer texture at unit 0 into words
-// [4i, 4i+4) of binding 0, for i < n, as the bits of its components.
+// [4i, 4i+4) of binding 0, for i < n, as the bits of its components (KIND
+// 3, one-word texels: its x into word i).
 const texelKernel = `#version 450
 layout(local_size_x = 64) in;
 #if KIND == 0
@@ -31,6 +32,10 @@ void main() {
     uint i = gl_GlobalInvocationID.x;
     if (i >= n) return;
     uvec4 v = BITS(texelFetch(tex, int(i)));
+#if KIND == 3
+    o[i] = v.x;
+    return;
+#endif
     o[4u * i] = v.x;
     o[4u * i + 1u] = v.y;
     o[4u * i + 2u] = v.z;
@@ -61,14 +66,18 @@ func TestTexelBufferFetch(t *testing.T) {
 	// A range's first texel: 256 bytes is a multiple of every driver's
 	// GL_TEXTURE_BUFFER_OFFSET_ALIGNMENT (at most 256 in GL 4.3).
 	align = 256 / 4
-	for kind, f := range []gpu.TexelFormat{gpu.TexelRGBA32F, gpu.TexelRGBA32I, gpu.TexelRGBA32UI} {
+	for kind, f := range []gpu.TexelFormat{gpu.TexelRGBA32F, gpu.TexelRGBA32I, gpu.TexelRGBA32UI, gpu.TexelR32UI} {
+		w := 4 // words a texel
+		if f == gpu.TexelR32UI {
+			w = 1
+		}
 		p, err := c.ProgramFS(fsys, "k/texels.comp", map[string]string{"KIND": fmt.Sprint(kind)})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, n := range []int{1, 2, 63, 64, 65, 1000} {
 			for _, off := range []int{0, align} {
-				words := make([]uint32, off+4*n+4)
+				words := make([]uint32, off+w*n+4)
 				for i := range words {
 					switch kind {
 					case 0:
@@ -81,9 +90,9 @@ func TestTexelBufferFetch(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				dst := gputest.NewGuarded(t, c, 4*n, uint32(0xdeadbeef), nil)
+				dst := gputest.NewGuarded(t, c, w*n, uint32(0xdeadbeef), nil)
 				c.Do(func() {
-					var s gpu.Storage = src.Slice(off, 4*n)
+					var s gpu.Storage = src.Slice(off, w*n)
 					c.BindTexels(0, tex, s, f)
 					c.BindStorage(0, dst.View)
 					p.SetUint("n", uint32(n))
