@@ -324,6 +324,27 @@ void main() {
 #endif
     for (uint t = group; t < tiles; t += groups) {
         uint first = t * uint(WG_SIZE * ITEMS) + lid;
+        if ((t + 1u) * uint(4 * WG_SIZE * ITEMS) <= n) {
+            // A whole tile: the bins of two vectors' eight samples before
+            // any count, so that no lookup waits behind a count's store.
+            for (uint k = 0u; k < uint(ITEMS); k += 2u) {
+                uvec4 v = samples4[first + k * uint(WG_SIZE)];
+                uvec4 w = samples4[first + (k + 1u) * uint(WG_SIZE)];
+                uvec4 b = uvec4(binOf(fromBits(v.x)), binOf(fromBits(v.y)),
+                                binOf(fromBits(v.z)), binOf(fromBits(v.w)));
+                uvec4 c = uvec4(binOf(fromBits(w.x)), binOf(fromBits(w.y)),
+                                binOf(fromBits(w.z)), binOf(fromBits(w.w)));
+                count(b.x);
+                count(b.y);
+                count(b.z);
+                count(b.w);
+                count(c.x);
+                count(c.y);
+                count(c.z);
+                count(c.w);
+            }
+            continue;
+        }
         for (uint k = 0u; k < uint(ITEMS); k++) {
             uint j = first + k * uint(WG_SIZE);
             uint e = 4u * j;
