@@ -79,11 +79,19 @@
 // scheduling: the same call gives the same bits on every run. For float add
 // the order of operations is this. Elements come in vectors of four; an
 // invocation holds Vectors of them. A vector's sum is ((x0+x1)+x2)+x3, an
-// invocation's sum its vectors' sums left to right, and the invocations'
-// sums meet in the work group's Blelloch tree (groups of up to 32: summed
-// left to right from 0; with subgroups: the driver's subgroup scan within
-// each subgroup, then the subgroups in order). A scan
+// invocation's sum its vectors' sums left to right. An unsegmented scan of
+// more than one tile without subgroups scans the invocations' sums as an
+// array of their own (by the construction below, one level up), and a scan
 // value is
+//
+//	dst[e] = ((C + x_a) + x_(a+1)) + ... + x_(e-1)
+//
+// where x_a .. x_(e-1) are the elements of e's invocation before e and C
+// the sum of all invocations before e's with the init value in front.
+// Otherwise the invocations' sums meet in the work group's Blelloch tree
+// (groups of up to 32: summed left to right from 0; with subgroups: the
+// driver's subgroup scan within each subgroup, then the subgroups in
+// order), and a scan value is
 //
 //	dst[e] = ((P + Q) + x_a) + ... + x_(e-1)
 //

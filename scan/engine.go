@@ -79,9 +79,9 @@ func (s *Scanner) pathFor(j *scanJob) Path {
 }
 
 // laneCarry says whether reduce-then-scan's level 0 of j carries one total
-// per invocation (LANE_CARRY in scankernel.glsl): compactions and
-// partitions of more than one tile in the shared-memory layout, whose
-// invocations hold consecutive elements. Their level 0 then needs no group
+// per invocation (LANE_CARRY in scankernel.glsl): unsegmented scans,
+// compactions and partitions of more than one tile in the shared-memory
+// layout, whose invocations hold consecutive elements. Their level 0 then needs no group
 // scan and no barrier, and walks its vectors one at a time instead of
 // holding the tile in registers; the level above is 4*Vectors times
 // smaller than the input instead of a tile's size times. llvmpipe (CPU
@@ -91,7 +91,7 @@ func (s *Scanner) pathFor(j *scanJob) Path {
 // Packing each vector's kept words and storing whole 16-byte output
 // vectors (the invocation's edges a word at a time) was no faster there.
 func (s *Scanner) laneCarry(j *scanJob) bool {
-	return (j.out == outCompact || j.out == outPartition) && !j.seg && !s.subgroups &&
+	return (j.out == outValues || j.out == outCompact || j.out == outPartition) && !j.seg && !s.subgroups &&
 		j.n > s.tile && s.pathFor(j) == PathReduceThenScan
 }
 

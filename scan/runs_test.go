@@ -297,3 +297,32 @@ func lastOf[T scan.Elem](w want[T]) want[T] {
 	}
 	return w
 }
+
+// The scan of the chunks' run counts carries its total out of
+// reduce-then-scan's level 0 by invocations (laneCarry): from the last
+// invocation's walk when it holds all its elements (a chunk count that is
+// a multiple of 4*Vectors) and when it does not. Chunks above the tile
+// (64 elements here) take that level.
+func TestRunsCountOnLanes(t *testing.T) {
+	c := gputest.Context(t)
+	s := primScanner(t, c, config{opt: scan.Options{Path: scan.PathReduceThenScan, GroupSize: 8, Vectors: 2}})
+	rng := gputest.Rand(t)
+	for _, chunks := range []int{72, 73, 136} {
+		for _, n := range []int{64 * chunks, 64*chunks - 63} {
+			keys := make([]uint32, n)
+			for i := range keys {
+				keys[i] = uint32(rng.IntN(3))
+			}
+			kb := gpu.Array[uint32](upload(t, c, keys))
+			wu, wl, _ := cpuRuns(keys)
+			what := fmt.Sprintf("RunLengthEncode n=%d", n)
+			g := guarded(t, c, len(wu), uint32(0xDEADBEEF), nil)
+			gl := guarded(t, c, len(wu), uint32(0xDEADBEEF), nil)
+			if k := scan.RunLengthEncode(s, g.View, gl.View, kb); k != len(wu) {
+				t.Fatalf("%s: %d runs, want %d", what, k, len(wu))
+			}
+			checkBits(t, what+" unique", g.Check(t, what), wu)
+			checkBits(t, what+" lengths", gl.Check(t, what), wl)
+		}
+	}
+}

@@ -7,8 +7,9 @@
 //   CARRY 0  the tile is the whole array: the prefix is the init value.
 //   CARRY 1  reduce-then-scan: carry[tile] holds the prefix, written by
 //            the scan of the level above (partials of reduce.comp);
-//            with LANE_CARRY (compactions, partitions) one per
-//            invocation, not per tile (scankernel.glsl's mainLanes).
+//            with LANE_CARRY (unsegmented scans, compactions,
+//            partitions) one per invocation, not per tile
+//            (scankernel.glsl's mainLanes).
 //   CARRY 2  single pass: decoupled look-back (lookback.glsl).
 //   OUT_VALUES          dst[e] = the exclusive or inclusive scan value of
 //                       e (values of T); with resetAtHeads, exclusive
@@ -39,6 +40,8 @@
 // lint: OP=0 OUT=3 MAP=3 PRED_TYPE=1 PRED_EXPR=(x&1)==0 CARRY=1 RECORD_WORDS=1
 // lint: OP=0 OUT=2 CARRY=2 RECORD_WORDS=1 KEY_WORDS=1 RECORDS_LOADED=1 TOTAL=1
 // lint: OP=0 OUT=2 CARRY=1 LANE_CARRY=1 RECORD_WORDS=1 TOTAL=1 WG_SIZE=8 VEC=16
+// lint: TYPE=2 OP=0 CARRY=1 LANE_CARRY=1
+// lint: TYPE=1 OP=2 CARRY=1 LANE_CARRY=1 TOTAL=1 WG_SIZE=8 VEC=16
 // lint: OP=0 OUT=2 CARRY=1 LANE_CARRY=1 RECORD_WORDS=3 TOTAL=1
 // lint: OP=0 OUT=2 MAP=3 PRED_TYPE=2 PRED_EXPR=x>0.5 CARRY=1 LANE_CARRY=1 RECORD_WORDS=1 RECORDS_LOADED=1 TOTAL=1
 // lint: OP=0 OUT=2 CARRY=1 LANE_CARRY=1 RECORD_WORDS=1 KEY_WORDS=1 RECORDS_LOADED=1 TOTAL=1
