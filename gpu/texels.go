@@ -29,7 +29,8 @@ func texelBytes(f TexelFormat) int {
 }
 
 // TexelBuffer is a buffer texture (GL_TEXTURE_BUFFER): a storage range that
-// shaders read by texelFetch on a sampler, a texel of four words at a time.
+// shaders read by texelFetch on a sampler, a texel of four words at a time
+// or of one (TexelFormat).
 // Its bits are the storage's, so a texel holds the same values a storage
 // block's load would. (llvmpipe fetches a texel for a SIMD vector's lanes
 // with one gather, where a storage block's load with an address that
