@@ -25,8 +25,8 @@ func withScanner(f func(c *gpu.Context, s *scan.Scanner)) {
 	f(c, s)
 }
 
-// Eight samples in four bins over [0, 1), and in three bins of chosen
-// boundaries. NaN and the samples outside the bins count nowhere.
+// Eight samples in four bins over [0, 1). NaN and the samples outside
+// the bins count nowhere.
 func ExampleHistogramEven() {
 	withScanner(func(c *gpu.Context, s *scan.Scanner) {
 		nan := float32(0)
@@ -37,20 +37,32 @@ func ExampleHistogramEven() {
 		defer counts.Delete()
 		scan.HistogramEven(s, gpu.Array[uint32](counts), gpu.Array[float32](samples), 0, 1)
 		fmt.Println(counts.Download())
-
-		bounds, _ := gpu.NewBufferFrom(c, []float32{0, 0.25, 0.5, 2})
-		defer bounds.Delete()
-		three := counts.Slice(0, 3)
-		scan.HistogramRange(s, gpu.Array[uint32](three), gpu.Array[float32](samples), gpu.Array[float32](bounds))
-		fmt.Println(counts.Download()[:3])
 	})
 	// Output:
 	// [2 1 1 1]
+}
+
+// The same samples in three bins of chosen boundaries, [0, 0.25),
+// [0.25, 0.5) and [0.5, 2).
+func ExampleHistogramRange() {
+	withScanner(func(c *gpu.Context, s *scan.Scanner) {
+		nan := float32(0)
+		nan /= nan
+		samples, _ := gpu.NewBufferFrom(c, []float32{0.1, 0.2, 0.3, 0.6, 0.99, 1, -0.5, nan})
+		defer samples.Delete()
+		bounds, _ := gpu.NewBufferFrom(c, []float32{0, 0.25, 0.5, 2})
+		defer bounds.Delete()
+		counts, _ := gpu.NewBuffer[uint32](c, 3)
+		defer counts.Delete()
+		scan.HistogramRange(s, gpu.Array[uint32](counts), gpu.Array[float32](samples), gpu.Array[float32](bounds))
+		fmt.Println(counts.Download())
+	})
+	// Output:
 	// [2 1 3]
 }
 
-// Select the even numbers by a GLSL predicate, partition the rest behind
-// them (both parts in order), and square them by a GLSL expression.
+// Select the even numbers by a GLSL predicate, in order. A predicate that
+// does not compile is an error.
 func ExampleSelectIf() {
 	withScanner(func(c *gpu.Context, s *scan.Scanner) {
 		src, _ := gpu.NewBufferFrom(c, []uint32{5, 2, 8, 3, 4, 7})
@@ -59,22 +71,60 @@ func ExampleSelectIf() {
 		defer dst.Delete()
 		k, err := scan.SelectIf(s, gpu.Array[uint32](dst), src, "(x & 1u) == 0u")
 		fmt.Println(k, dst.Download()[:k], err)
-		k, _ = scan.PartitionIf(s, gpu.Array[uint32](dst), src, "(x & 1u) == 0u")
-		fmt.Println(k, dst.Download())
-		_ = scan.Transform(s, gpu.Array[uint32](dst), gpu.Array[uint32](dst), "x * x")
-		fmt.Println(dst.Download())
 		_, err = scan.SelectIf(s, gpu.Array[uint32](dst), src, "x > ")
 		fmt.Println(err != nil)
 	})
 	// Output:
 	// 3 [2 8 4] <nil>
-	// 3 [2 8 4 5 3 7]
-	// [4 64 16 25 9 49]
 	// true
 }
 
-// Runs of equal keys: their first keys, lengths, and the sums of their
-// values.
+// Partition by a GLSL predicate: the even numbers first, then the rest,
+// both parts in order.
+func ExamplePartitionIf() {
+	withScanner(func(c *gpu.Context, s *scan.Scanner) {
+		src, _ := gpu.NewBufferFrom(c, []uint32{5, 2, 8, 3, 4, 7})
+		defer src.Delete()
+		dst, _ := gpu.NewBuffer[uint32](c, 6)
+		defer dst.Delete()
+		k, err := scan.PartitionIf(s, gpu.Array[uint32](dst), src, "(x & 1u) == 0u")
+		fmt.Println(k, dst.Download(), err)
+	})
+	// Output:
+	// 3 [2 8 4 5 3 7] <nil>
+}
+
+// Partition records (here two words each) by flags: the flagged first,
+// then the rest, both parts in order.
+func ExamplePartition() {
+	withScanner(func(c *gpu.Context, s *scan.Scanner) {
+		type item struct{ ID, Weight uint32 }
+		src, _ := gpu.NewBufferFrom(c, []item{{1, 10}, {2, 0}, {3, 30}, {4, 0}})
+		defer src.Delete()
+		flags, _ := gpu.NewBufferFrom(c, []uint32{0, 1, 0, 1})
+		defer flags.Delete()
+		dst, _ := gpu.NewBuffer[item](c, 4)
+		defer dst.Delete()
+		k := scan.Partition(s, gpu.Array[item](dst), gpu.Array[item](src), gpu.Array[uint32](flags))
+		fmt.Println(k, dst.Download())
+	})
+	// Output:
+	// 2 [{2 0} {4 0} {1 10} {3 30}]
+}
+
+// Square each element by a GLSL expression, in place.
+func ExampleTransform() {
+	withScanner(func(c *gpu.Context, s *scan.Scanner) {
+		buf, _ := gpu.NewBufferFrom(c, []uint32{2, 8, 4, 5, 3, 7})
+		defer buf.Delete()
+		err := scan.Transform(s, gpu.Array[uint32](buf), gpu.Array[uint32](buf), "x * x")
+		fmt.Println(buf.Download(), err)
+	})
+	// Output:
+	// [4 64 16 25 9 49] <nil>
+}
+
+// Runs of equal keys: the sums and the maxima of their values.
 func ExampleReduceByKey() {
 	withScanner(func(c *gpu.Context, s *scan.Scanner) {
 		keys, _ := gpu.NewBufferFrom(c, []uint32{1, 1, 2, 2, 2, 1, 3, 3})
@@ -83,25 +133,48 @@ func ExampleReduceByKey() {
 		defer vals.Delete()
 		unique, _ := gpu.NewBuffer[uint32](c, 8)
 		defer unique.Delete()
-		lengths, _ := gpu.NewBuffer[uint32](c, 8)
-		defer lengths.Delete()
 		sums, _ := gpu.NewBuffer[int32](c, 8)
 		defer sums.Delete()
 
-		k := scan.Unique(s, gpu.Array[uint32](unique), keys)
-		fmt.Println(unique.Download()[:k])
-		k = scan.RunLengthEncode(s, gpu.Array[uint32](unique), gpu.Array[uint32](lengths), keys)
-		fmt.Println(lengths.Download()[:k])
-		k = scan.ReduceByKey(s, gpu.Array[uint32](unique), gpu.Array[int32](sums), keys, vals, scan.Add)
-		fmt.Println(sums.Download()[:k])
+		k := scan.ReduceByKey(s, gpu.Array[uint32](unique), gpu.Array[int32](sums), keys, vals, scan.Add)
+		fmt.Println(unique.Download()[:k], sums.Download()[:k])
 		k = scan.ReduceByKey(s, gpu.Array[uint32](unique), gpu.Array[int32](sums), keys, vals, scan.Max)
 		fmt.Println(sums.Download()[:k])
 	})
 	// Output:
-	// [1 2 1 3]
-	// [2 3 1 2]
-	// [3 12 6 0]
+	// [1 2 1 3] [3 12 6 0]
 	// [2 5 6 7]
+}
+
+// The first key of each run of equal keys (a key may come back in a later
+// run).
+func ExampleUnique() {
+	withScanner(func(c *gpu.Context, s *scan.Scanner) {
+		keys, _ := gpu.NewBufferFrom(c, []uint32{1, 1, 2, 2, 2, 1, 3, 3})
+		defer keys.Delete()
+		unique, _ := gpu.NewBuffer[uint32](c, 8)
+		defer unique.Delete()
+		k := scan.Unique(s, gpu.Array[uint32](unique), keys)
+		fmt.Println(unique.Download()[:k])
+	})
+	// Output:
+	// [1 2 1 3]
+}
+
+// Runs of equal keys: each run's key and length.
+func ExampleRunLengthEncode() {
+	withScanner(func(c *gpu.Context, s *scan.Scanner) {
+		keys, _ := gpu.NewBufferFrom(c, []uint32{1, 1, 2, 2, 2, 1, 3, 3})
+		defer keys.Delete()
+		unique, _ := gpu.NewBuffer[uint32](c, 8)
+		defer unique.Delete()
+		lengths, _ := gpu.NewBuffer[uint32](c, 8)
+		defer lengths.Delete()
+		k := scan.RunLengthEncode(s, gpu.Array[uint32](unique), gpu.Array[uint32](lengths), keys)
+		fmt.Println(unique.Download()[:k], lengths.Download()[:k])
+	})
+	// Output:
+	// [1 2 1 3] [2 3 1 2]
 }
 
 // Segments [0, 2), [2, 2) (empty) and [2, 5) of five values, reduced with
@@ -123,8 +196,7 @@ func ExampleSegmentedReduce() {
 
 // Segments of sizes 2, 0 and 3: the exclusive scan of the sizes is where
 // each starts; the load-balancing search tells each of the 5 items its
-// segment and its rank there, and interval expand copies each segment's
-// value to its items.
+// segment and its rank there.
 func ExampleLoadBalancingSearch() {
 	withScanner(func(c *gpu.Context, s *scan.Scanner) {
 		sizes, _ := gpu.NewBufferFrom(c, []uint32{2, 0, 3})
@@ -140,16 +212,25 @@ func ExampleLoadBalancingSearch() {
 		defer rank.Delete()
 		scan.LoadBalancingSearch(s, gpu.Array[uint32](segment), gpu.Array[uint32](rank), offsets)
 		fmt.Println(segment.Download(), rank.Download())
+	})
+	// Output:
+	// [0 0 2 2 2] [0 1 0 1 2]
+}
 
+// Segments starting at 0, 2 and 2 (sizes 2, 0 and 3) of 5 items: interval
+// expand copies each segment's value to its items.
+func ExampleIntervalExpand() {
+	withScanner(func(c *gpu.Context, s *scan.Scanner) {
+		offsets, _ := gpu.NewBufferFrom(c, []uint32{0, 2, 2})
+		defer offsets.Delete()
 		values, _ := gpu.NewBufferFrom(c, []float32{0.5, 1.5, 2.5})
 		defer values.Delete()
-		expanded, _ := gpu.NewBuffer[float32](c, items)
+		expanded, _ := gpu.NewBuffer[float32](c, 5)
 		defer expanded.Delete()
 		scan.IntervalExpand(s, gpu.Array[float32](expanded), values, offsets)
 		fmt.Println(expanded.Download())
 	})
 	// Output:
-	// [0 0 2 2 2] [0 1 0 1 2]
 	// [0.5 0.5 2.5 2.5 2.5]
 }
 
