@@ -174,16 +174,9 @@ func TestRunsAtChunkEdges(t *testing.T) {
 			kb := gpu.Array[uint32](upload(t, c, keys))
 			vb := gpu.Array[float32](upload(t, c, vals))
 			wu, wl, starts := cpuRuns(keys)
-			what := fmt.Sprintf("%s: RunLengthEncode n=%d shift %d", cfg.name, n, shift)
-			g := guarded(t, c, len(wu), uint32(0xDEADBEEF), nil)
-			gl := guarded(t, c, len(wu), uint32(0xDEADBEEF), nil)
-			if k := scan.RunLengthEncode(s, g.View, gl.View, kb); k != len(wu) {
-				t.Fatalf("%s: %d runs, want %d", what, k, len(wu))
-			}
-			checkBits(t, what+" unique", g.Check(t, what), wu)
-			checkBits(t, what+" lengths", gl.Check(t, what), wl)
+			checkRunLengthEncode(t, c, s, kb, wu, wl, fmt.Sprintf("%s: RunLengthEncode n=%d shift %d", cfg.name, n, shift))
 			// Empty outputs: the count alone, nothing stored.
-			what = fmt.Sprintf("%s: RunLengthEncode n=%d shift %d into empty outputs", cfg.name, n, shift)
+			what := fmt.Sprintf("%s: RunLengthEncode n=%d shift %d into empty outputs", cfg.name, n, shift)
 			g0 := guarded(t, c, 0, uint32(0xDEADBEEF), nil)
 			gl0 := guarded(t, c, 0, uint32(0xDEADBEEF), nil)
 			if k := scan.RunLengthEncode(s, g0.View, gl0.View, kb); k != len(wu) {
@@ -199,6 +192,7 @@ func TestRunsAtChunkEdges(t *testing.T) {
 			gs0.Check(t, what)
 			for _, op := range []scan.Op{scan.Add, scan.Max, scan.Min} {
 				what := fmt.Sprintf("%s: ReduceByKey %v n=%d shift %d", cfg.name, op, n, shift)
+				g := guarded(t, c, len(wu), uint32(0xDEADBEEF), nil)
 				gs := guarded(t, c, len(wu), float32(-3), nil)
 				if k := scan.ReduceByKey(s, g.View, gs.View, kb, vb, op); k != len(wu) {
 					t.Fatalf("%s: %d runs, want %d", what, k, len(wu))
@@ -315,14 +309,21 @@ func TestRunsCountOnLanes(t *testing.T) {
 			}
 			kb := gpu.Array[uint32](upload(t, c, keys))
 			wu, wl, _ := cpuRuns(keys)
-			what := fmt.Sprintf("RunLengthEncode n=%d", n)
-			g := guarded(t, c, len(wu), uint32(0xDEADBEEF), nil)
-			gl := guarded(t, c, len(wu), uint32(0xDEADBEEF), nil)
-			if k := scan.RunLengthEncode(s, g.View, gl.View, kb); k != len(wu) {
-				t.Fatalf("%s: %d runs, want %d", what, k, len(wu))
-			}
-			checkBits(t, what+" unique", g.Check(t, what), wu)
-			checkBits(t, what+" lengths", gl.Check(t, what), wl)
+			checkRunLengthEncode(t, c, s, kb, wu, wl, fmt.Sprintf("RunLengthEncode n=%d", n))
 		}
 	}
+}
+
+// checkRunLengthEncode encodes keys kb into guarded outputs of exactly
+// len(wu) runs and fails unless the count, the run keys wu and the
+// lengths wl come back, with the guards intact.
+func checkRunLengthEncode(t *testing.T, c *gpu.Context, s *scan.Scanner, kb gpu.Array[uint32], wu, wl []uint32, what string) {
+	t.Helper()
+	g := guarded(t, c, len(wu), uint32(0xDEADBEEF), nil)
+	gl := guarded(t, c, len(wu), uint32(0xDEADBEEF), nil)
+	if k := scan.RunLengthEncode(s, g.View, gl.View, kb); k != len(wu) {
+		t.Fatalf("%s: %d runs, want %d", what, k, len(wu))
+	}
+	checkBits(t, what+" unique", g.Check(t, what), wu)
+	checkBits(t, what+" lengths", gl.Check(t, what), wl)
 }
