@@ -27,6 +27,15 @@ type resolveStage struct {
 // size.
 var storageBlockInputs = false
 
+// texelsCoverBlocks says whether a stage may read its inputs as buffer
+// textures: the driver's texel limit (16 bytes a texel) covers its
+// largest storage block, and a test has not asked for storage blocks
+// (blocks: storageBlockInputs or tiledStorageBlocks).
+func texelsCoverBlocks(c *gpu.Context, blocks bool) (ok bool) {
+	c.Do(func() { ok = !blocks && int64(c.MaxTexels())*16 >= c.Caps().MaxSSBOSize })
+	return ok
+}
+
 func newResolveStage(c *gpu.Context) (s *resolveStage, err error) {
 	s = &resolveStage{c: c}
 	defer func() {
@@ -35,7 +44,7 @@ func newResolveStage(c *gpu.Context) (s *resolveStage, err error) {
 			s = nil
 		}
 	}()
-	c.Do(func() { s.texels = !storageBlockInputs && int64(c.MaxTexels())*16 >= c.Caps().MaxSSBOSize })
+	s.texels = texelsCoverBlocks(c, storageBlockInputs)
 	texels := "0"
 	if s.texels {
 		texels = "1"

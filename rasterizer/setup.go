@@ -53,7 +53,7 @@ func newSetupStage(c *gpu.Context) (*setupStage, error) {
 		return nil, fmt.Errorf("rasterizer: the renderer's exact integer arithmetic needs GL_ARB_gpu_shader_int64, which %s lacks", c.Caps().Renderer)
 	}
 	s := &setupStage{c: c}
-	c.Do(func() { s.texels = !storageBlockInputs && int64(c.MaxTexels())*16 >= c.Caps().MaxSSBOSize })
+	s.texels = texelsCoverBlocks(c, storageBlockInputs)
 	texels := "0"
 	if s.texels {
 		texels = "1"

@@ -101,7 +101,7 @@ func newTiledStage(c *gpu.Context, vis64 bool) (s *tiledStage, err error) {
 			s = nil
 		}
 	}()
-	c.Do(func() { s.texels = !tiledStorageBlocks && int64(c.MaxTexels())*16 >= c.Caps().MaxSSBOSize })
+	s.texels = texelsCoverBlocks(c, tiledStorageBlocks)
 	tile, texels := fmt.Sprint(TileSize), "0"
 	if s.texels {
 		texels = "1"
