@@ -57,6 +57,7 @@ type tiledStage struct {
 	c       *gpu.Context
 	setup   *gpu.Program        // tilesetup.comp: set up, records, tile counts; the triangles to clip
 	clip    *gpu.Program        // tilesetup.comp, CLIP_PASS 1: the same for the triangles to clip
+	listing *gpu.Program        // tilelist.comp: the tiles that hold a triangle, the bins' overflow
 	emit    *gpu.Program        // tilebin.comp: the tile lists
 	raster  *gpu.Program        // tile.comp
 	shade   *gpu.Program        // tile.comp, SHADE 1: a frame's only batch, shaded as it is drawn
@@ -115,6 +116,9 @@ func newTiledStage(c *gpu.Context, vis64 bool) (s *tiledStage, err error) {
 		return nil, err
 	}
 	if s.clip, err = c.Program("rasterizer/tilesetup.comp", map[string]string{"TILE": tile, "TEXELS": texels, "CLIP_PASS": "1"}); err != nil {
+		return nil, err
+	}
+	if s.listing, err = c.Program("rasterizer/tilelist.comp", nil); err != nil {
 		return nil, err
 	}
 	if s.emit, err = c.Program("rasterizer/tilebin.comp", map[string]string{"TILE": tile}); err != nil {
@@ -242,11 +246,27 @@ func (s *tiledStage) setUp(b *setupBatch) (records int, stats raster.SetupStats,
 				s.c.Barrier(s.recordsBarrier())
 			})
 		}
+		// The tiles that hold a triangle, and whether a bin overflowed,
+		// from the counts: after the setup pass, and again after the
+		// clipping pass where there is one.
+		listTiles := func() {
+			s.c.Do(func() {
+				s.c.BindStorage(bindingTileCount, s.tileCount.Slice(0, nt))
+				s.c.BindStorage(bindingTileCounter, s.counter)
+				s.listing.SetUint("numTiles", uint32(nt))
+				s.listing.SetUint("binCap", uint32(binCap))
+				s.listing.DispatchInvocations(nt)
+				s.c.Barrier(gpu.BarrierStorage)
+			})
+		}
 		pass(s.setup, b.n)
+		listTiles()
 		v := make([]uint32, counterWords)
 		s.counter.Read(0, v)
 		if v[5] > 0 {
 			pass(s.clip, int(v[5]))
+			s.counter.FillRange(6, 2, 0)
+			listTiles()
 			s.counter.Read(0, v)
 		}
 		records = int(v[0])

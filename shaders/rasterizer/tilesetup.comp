@@ -7,21 +7,22 @@
 // counter, and count it in every tile it reaches (tilebin.comp's test).
 // With binCap > 0 it also writes the record's slot into the reached tile's
 // bin, bins[tile * binCap + count] for the counts below binCap, so that
-// the tiles' lists need no second pass; a tile whose count passes binCap
-// raises counter[6] to its count, and the caller makes the lists by
-// tilebin.comp's counting sort instead (the counts are whole either way).
+// the tiles' lists need no second pass; where a tile's count passes
+// binCap (tilelist.comp, run after this pass, finds it) the caller makes
+// the lists by tilebin.comp's counting sort instead (the counts are whole
+// either way).
 // The slots' order is the atomics'; the tile kernel ranks a chunk's
 // triangles by primitive id, so no order changes a pixel. The counter runs
 // on past capacity: the caller grows the records to it and runs the pass
 // again (tileCount and the counter cleared).
 //   counter[0]: set-up triangles; counter[1..4]: outside, clipped,
 //   non-finite, zero-area (raster.SetupStats); counter[5]: triangles left
-//   to the clipping pass; counter[6]: the largest tile count past binCap
-//   (0: every tile's list is in its bin); counter[7]: the tiles that hold a
-//   triangle, counter[8] and counter[9] 1 (the caller's), so that
-//   counter[7..9] are the tile kernel's work group counts for an indirect
-//   dispatch; counter[10 + i]: the i-th such tile (y * tilesX + x), in the
-//   order the atomics made.
+//   to the clipping pass; counter[6..] tilelist.comp's, after this pass:
+//   counter[6]: the largest tile count past binCap (0: every tile's list
+//   is in its bin); counter[7]: the tiles that hold a triangle, counter[8]
+//   and counter[9] 1 (the caller's), so that counter[7..9] are the tile
+//   kernel's work group counts for an indirect dispatch; counter[10 + i]:
+//   the i-th such tile (y * tilesX + x).
 // (llvmpipe takes a pass through the tile kernel for a work group whose
 // tile is empty, which has no loop to skip it: at the paper's unzoomed
 // views, where three tiles in four are empty, dispatching only the listed
@@ -101,12 +102,10 @@ void binCount(Prep p, uint slot) {
             if (prepReaches(p, box, r, tx, ty)) {
                 uint tile = uint(ty * tilesX + tx);
                 uint k = atomicAdd(tileCount[tile], 1u);
-                if (k == 0u) counter[10u + atomicAdd(counter[7], 1u)] = tile;
-                if (k < binCap) {
-                    bins[tile * binCap + k] = slot;
-                } else if (binCap != 0u) {
-                    atomicMax(counter[6], k + 1u);
-                }
+                // Past its bin, a tile's entries overwrite its last one:
+                // the frame's lists then come from the counting sort
+                // (tilelist.comp sees the count), and no bin is read.
+                if (binCap != 0u) bins[tile * binCap + min(k, binCap - 1u)] = slot;
             }
         }
     }
