@@ -59,7 +59,9 @@ func (r *Renderer) render(m *mesh.GPU, cam view.Camera) (FrameStats, error) {
 	if st := f.st.Setup; st.Input > 0 && st.NonFinite == st.Input {
 		return f.st, fmt.Errorf("rasterizer: nothing drawn: all %d triangles have NaN or infinite coordinates after the camera transform", st.Input)
 	}
-	f.resolve(m.Blocks(), cam)
+	if err := f.resolve(m.Blocks(), cam); err != nil {
+		return f.st, err
+	}
 	f.st.setTimes(time.Since(start))
 	return f.st, nil
 }
@@ -74,6 +76,9 @@ type frame struct {
 	mvp     [16]float32
 	cam     view.Camera
 	shaded  bool // the image is shaded: the tiled path's one batch did it (tiled.go)
+	// records: the setup passes store the shading records of the
+	// triangles they set up, in r.recs, and the shading reads them.
+	records bool
 }
 
 // newFrame checks Render's arguments and starts a frame.
@@ -91,6 +96,10 @@ func (r *Renderer) newFrame(m *mesh.GPU, cam view.Camera) (*frame, error) {
 		return nil, fmt.Errorf("rasterizer: %d triangles: primitive ids are 32-bit, with %#x meaning none", total, raster.NoPrimitive)
 	}
 	f := &frame{r: r, batch: r.batchTriangles, mvp: mvp, cam: cam}
+	var err error
+	if f.records, err = r.recs.prepare(m.Len()); err != nil {
+		return nil, err
+	}
 	switch {
 	case r.vis64 && !r.c.Caps().Atomic64:
 		f.st.Visibility = visibility64Emulated

@@ -36,10 +36,11 @@ const (
 	bindingTileCounter = 20 // tiled path: records made, then the skip statistics
 	bindingZKeys       = 21 // 32-bit visibility: each span's first test, then the tests' keys
 	bindingTileBins    = 22 // tiled path: per tile a bin of records' indices
+	bindingShadeRecs   = 23 // per primitive id: its shading record (shaderecord.glsl)
 
 	// numBindings is how many binding points the renderer needs: the
 	// driver must offer that many (GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS).
-	numBindings = 23
+	numBindings = 24
 
 	// Texture units: the tiled path reads the mesh's vertices and normals
 	// (tilesetup.comp; shade.glsl's SHADE_TEXELS) and its records
@@ -49,6 +50,7 @@ const (
 	unitTilePreps = 2
 	unitSpans     = 3 // the z-buffer loop's spans (zbuffer.comp TEXELS)
 	unitTris      = 4 // the loops' set-up triangles, four texels each
+	unitShadeRecs = 5 // the shading records, three texels each
 )
 
 // gpuTri mirrors struct Tri of shaders/rasterizer/raster.glsl (std430,

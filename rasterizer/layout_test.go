@@ -58,6 +58,7 @@ var goBindings = map[string]int{
 	"BINDING_TILE_COUNTER":   bindingTileCounter,
 	"BINDING_Z_KEYS":         bindingZKeys,
 	"BINDING_TILE_BINS":      bindingTileBins,
+	"BINDING_SHADE_RECORDS":  bindingShadeRecs,
 }
 
 // TestBindingsMatchGLSL: every binding point of layout.glsl has a Go
@@ -121,6 +122,7 @@ var blockBinding = map[string]int{
 	"Winner": bindingWinner, "Image": bindingImage,
 	"TileCount": bindingTileCount, "TileStart": bindingTileStart, "List": bindingTileList,
 	"Preps": bindingTilePreps, "Counter": bindingTileCounter, "ZKeys": bindingZKeys, "ZKeyPairs": bindingZKeys, "WinnerPairs": bindingWinner, "Bins": bindingTileBins,
+	"ShadeRecords": bindingShadeRecs,
 	// prepare.comp's views of four elements a uvec4
 	"Workload4": bindingWorkload, "ParallelIndex4": bindingParallelIndex, "Problem4": bindingProblem,
 	"Rows4": bindingRows, "SpanBase4": bindingSpanBase, "Spans4": bindingSpans,
@@ -129,10 +131,10 @@ var blockBinding = map[string]int{
 
 // rendererPrograms returns every kernel a renderer built, by name.
 func rendererPrograms(r *Renderer) []*gpu.Program {
-	ps := []*gpu.Program{r.setup.count, r.setup.emit, r.setup.countClip, r.setup.emitClip, r.scanSol, r.zSol[0], r.zSol[1], r.zKeys, r.resolve.prog}
+	ps := []*gpu.Program{r.setup.count[0], r.setup.count[1], r.setup.emit, r.setup.countClip[0], r.setup.countClip[1], r.setup.emitClip, r.scanSol, r.zSol[0], r.zSol[1], r.zKeys, r.resolve.prog[0], r.resolve.prog[1]}
 	ps = append(ps, r.prepare.prog[:]...)
 	if r.tiled != nil {
-		ps = append(ps, r.tiled.setup, r.tiled.clip, r.tiled.emit, r.tiled.raster)
+		ps = append(ps, r.tiled.setup[0], r.tiled.setup[1], r.tiled.clip[0], r.tiled.clip[1], r.tiled.shade[0], r.tiled.shade[1], r.tiled.listing, r.tiled.emit, r.tiled.raster)
 	}
 	out := ps[:0]
 	for _, p := range ps {

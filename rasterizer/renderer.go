@@ -114,6 +114,7 @@ type Renderer struct {
 	zSol    [2]*gpu.Program // pass 1 (or the 64-bit pass), pass 2
 	zKeys   *gpu.Program    // the 32-bit path's one pass (KEYS); zSol its fallback
 	resolve *resolveStage
+	recs    *shadeRecords // the frame's shading records
 
 	scanLoop *balancer.Loop[scanProblem]
 	zLoop    *balancer.Loop[uint32]
@@ -181,6 +182,7 @@ func New(s *scan.Scanner, o Options) (r *Renderer, err error) {
 	if r.resolve, err = newResolveStage(c); err != nil {
 		return nil, err
 	}
+	r.recs = newShadeRecords(c)
 	// The loops read their spans and triangles as buffer textures where
 	// the driver's texel limit covers a storage block (as setup reads its
 	// vertices).
@@ -324,6 +326,7 @@ func (r *Renderer) Delete() {
 	if r.resolve != nil {
 		r.resolve.delete()
 	}
+	r.recs.delete()
 	if r.scanLoop != nil {
 		r.scanLoop.Delete()
 	}

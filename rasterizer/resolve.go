@@ -3,6 +3,8 @@ package rasterizer
 import (
 	"math"
 
+	"github.com/go-gl/mathgl/mgl32"
+
 	"github.com/dpgl/dpgl/gpu"
 	"github.com/dpgl/dpgl/rasterizer/mesh"
 	"github.com/dpgl/dpgl/rasterizer/view"
@@ -10,8 +12,10 @@ import (
 
 // resolveStage runs shaders/rasterizer/resolve.comp.
 type resolveStage struct {
-	c    *gpu.Context
-	prog *gpu.Program
+	c *gpu.Context
+	// prog[1] reads the frame's shading records, prog[0] works them out
+	// per pixel (Renderer.Resolve's words, or a mesh too large for them).
+	prog [2]*gpu.Program
 	// texels says that the shading reads the mesh's vertices and normals
 	// as buffer textures (shade.glsl SHADE_TEXELS, as the tiled path's
 	// does: llvmpipe gathers a texel for a vector's lanes at once, where
@@ -54,8 +58,10 @@ func newResolveStage(c *gpu.Context) (s *resolveStage, err error) {
 			}
 		}
 	}
-	if s.prog, err = c.Program("rasterizer/resolve.comp", map[string]string{"SHADE_TEXELS": texels}); err != nil {
-		return nil, err
+	for k, records := range []string{"0", "1"} {
+		if s.prog[k], err = c.Program("rasterizer/resolve.comp", map[string]string{"SHADE_TEXELS": texels, "SHADE_RECORDS": records}); err != nil {
+			return nil, err
+		}
 	}
 	return s, nil
 }
@@ -70,11 +76,25 @@ func unorm(c uint8) float32 { return float32(c) / 255 }
 // run shades every pixel of prims (one primitive id a pixel, bottom row
 // first) into rgba (RGBA8 packed, R in the low byte), one pass per block of
 // the mesh (each shades the pixels its triangles won, and every pass
-// paints the background; one pass without a block when there is none).
-// Must run on the GL thread.
-func (s *resolveStage) run(blocks []*mesh.GPU, prims, rgba gpu.Array[uint32], cam view.Camera, mat Material, w, h int) {
+// paints the background; one pass without a block when there is none),
+// from the shading records of recs where it is not nil (the frame's setup
+// stored them), else from the vertices. Must run on the GL thread.
+func (s *resolveStage) run(blocks []*mesh.GPU, prims, rgba gpu.Array[uint32], cam view.Camera, mat Material, w, h int, recs *shadeRecords) error {
 	if len(blocks) == 0 {
 		blocks = []*mesh.GPU{nil}
+	}
+	p := s.prog[0]
+	if recs != nil {
+		p = s.prog[1]
+		n := 0
+		for _, b := range blocks {
+			if b != nil {
+				n += b.N
+			}
+		}
+		if err := recs.bindRead(n, s.texels); err != nil {
+			return err
+		}
 	}
 	if s.texels {
 		// The vertices and normals may come from shaders (the
@@ -83,18 +103,18 @@ func (s *resolveStage) run(blocks []*mesh.GPU, prims, rgba gpu.Array[uint32], ca
 	}
 	base := 0
 	for _, b := range blocks {
-		s.pass(b, base, prims, rgba, cam, mat, w, h)
+		s.pass(p, b, base, prims, rgba, cam, mat, w, h)
 		if b != nil {
 			base += b.N
 		}
 	}
 	s.c.Barrier(gpu.BarrierStorage)
+	return nil
 }
 
 // pass shades the pixels whose primitive lies in block b, whose first
 // triangle has id base.
-func (s *resolveStage) pass(b *mesh.GPU, base int, prims, rgba gpu.Array[uint32], cam view.Camera, mat Material, w, h int) {
-	p := s.prog
+func (s *resolveStage) pass(p *gpu.Program, b *mesh.GPU, base int, prims, rgba gpu.Array[uint32], cam view.Camera, mat Material, w, h int) {
 	n := 0
 	if b != nil {
 		n = b.N
@@ -123,7 +143,7 @@ func setShading(c *gpu.Context, p *gpu.Program, b *mesh.GPU, cam view.Camera, ma
 		c.BindStorage(bindingPositions, nil)
 		c.BindStorage(bindingNormals, nil)
 	}
-	nm := cam.View.Mat3().Inv().Transpose().Mat4()
+	nm := normalMatrix(cam)
 	flat := int32(0)
 	if mat.Shading == Flat {
 		flat = 1
@@ -137,8 +157,8 @@ func setShading(c *gpu.Context, p *gpu.Program, b *mesh.GPU, cam view.Camera, ma
 	}
 	p.SetInt("orthographic", ortho)
 	p.SetMat4("mvp", cam.MVP())
-	p.SetMat4("modelView", [16]float32(cam.View))
 	p.SetMat4("normalMatrix", [16]float32(nm))
+	p.SetMat4("eyeRay", eyeRay(cam.Projection))
 	p.SetVec4("baseColor", unorm(mat.Base.R), unorm(mat.Base.G), unorm(mat.Base.B), 1)
 	p.SetVec4("background", unorm(mat.Background.R), unorm(mat.Background.G), unorm(mat.Background.B), unorm(mat.Background.A))
 	p.SetVec4("material", mat.Ambient, mat.Diffuse, mat.Specular, float32(math.Max(float64(mat.Shininess), 1)))
@@ -148,9 +168,9 @@ func setShading(c *gpu.Context, p *gpu.Program, b *mesh.GPU, cam view.Camera, ma
 // reached the z-buffer (an empty or invisible mesh), the 64-bit path's
 // primitive ids extracted, and every pixel shaded; nothing when the tiled
 // path's one batch shaded the frame as it drew (f.shaded).
-func (f *frame) resolve(blocks []*mesh.GPU, cam view.Camera) {
+func (f *frame) resolve(blocks []*mesh.GPU, cam view.Camera) error {
 	if f.shaded {
-		return
+		return nil
 	}
 	r := f.r
 	w, h := r.opts.Width, r.opts.Height
@@ -164,6 +184,31 @@ func (f *frame) resolve(blocks []*mesh.GPU, cam view.Camera) {
 			r.prepare.run(extractPrims, w*h)
 		})
 	}
-	f.timedGL(StageResolve, func() { r.resolve.run(blocks, r.prims, r.rgba, cam, r.opts.Material, w, h) })
+	var recs *shadeRecords
+	if f.records {
+		recs = r.recs
+	}
+	var err error
+	f.timedGL(StageResolve, func() { err = r.resolve.run(blocks, r.prims, r.rgba, cam, r.opts.Material, w, h, recs) })
 	r.clock.read(&f.st.Stages)
+	return err
+}
+
+// normalMatrix is the inverse transpose of cam's view matrix (its upper
+// 3x3: shade.glsl's and shaderecord.glsl's normalMatrix).
+func normalMatrix(cam view.Camera) mgl32.Mat4 { return cam.View.Mat3().Inv().Transpose().Mat4() }
+
+// eyeRay is shade.glsl's, a 3x3 matrix in the upper left of a 4x4 one:
+// the columns 0, 1 and 3 of the inverse of projection pr, whose product
+// with (x, y, 1) is the eye-space point at depth 0 of normalized device
+// coordinates on the ray of (x, y); zero where pr has no inverse (the
+// shader then looks down -z).
+func eyeRay(pr mgl32.Mat4) [16]float32 {
+	inv := pr.Inv()
+	var m [16]float32
+	for j, c := range [3]int{0, 1, 3} {
+		col := inv.Col(c)
+		m[4*j], m[4*j+1], m[4*j+2] = col[0], col[1], col[2]
+	}
+	return m
 }

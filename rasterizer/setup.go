@@ -6,6 +6,7 @@ import (
 	"github.com/dpgl/dpgl/gpu"
 	"github.com/dpgl/dpgl/rasterizer/mesh"
 	"github.com/dpgl/dpgl/rasterizer/raster"
+	"github.com/dpgl/dpgl/rasterizer/view"
 	"github.com/dpgl/dpgl/scan"
 )
 
@@ -19,9 +20,13 @@ import (
 // every triangle keeps each unclipped triangle's set-up triangle in cache,
 // which the emitting pass copies.
 type setupStage struct {
-	c                   *gpu.Context
-	count, emit         *gpu.Program // every triangle, the ones to clip listed
-	countClip, emitClip *gpu.Program // the listed ones, clipped
+	c *gpu.Context
+	// count and countClip are the counting passes over every triangle
+	// (the ones to clip listed) and over the listed ones, clipped: [1]
+	// stores the shading records of the triangles they set up, [0] (made
+	// when first needed) does not.
+	count, countClip [2]*gpu.Program
+	emit, emitClip   *gpu.Program
 	// counts holds per input triangle its outputs, then their offsets
 	// (and the total after the batch's n of them), then from n+1 the
 	// triangles listed for clipping.
@@ -33,8 +38,8 @@ type setupStage struct {
 	// texels says that the passes read the vertices as a buffer texture
 	// (setup.comp TEXELS: llvmpipe gathers a texel for a vector's lanes at
 	// once), where the driver's texel limit covers any storage block.
-	texels    bool
-	posTexels *gpu.TexelBuffer
+	texels               bool
+	posTexels, nrmTexels *gpu.TexelBuffer
 	// stats: outside, clipped, non-finite, zero-area; the listed
 	// triangles; the clipping passes' work groups (x, y, z: their indirect
 	// dispatch).
@@ -57,16 +62,19 @@ func newSetupStage(c *gpu.Context) (*setupStage, error) {
 	texels := "0"
 	if s.texels {
 		texels = "1"
-		var err error
-		if s.posTexels, err = gpu.NewTexelBuffer(c); err != nil {
-			return nil, err
+		for _, t := range []**gpu.TexelBuffer{&s.posTexels, &s.nrmTexels} {
+			var err error
+			if *t, err = gpu.NewTexelBuffer(c); err != nil {
+				s.delete()
+				return nil, err
+			}
 		}
 	}
 	for _, k := range []struct {
-		p          **gpu.Program
-		emit, clip string
-	}{{&s.count, "0", "0"}, {&s.emit, "1", "0"}, {&s.countClip, "0", "1"}, {&s.emitClip, "1", "1"}} {
-		p, err := c.Program("rasterizer/setup.comp", map[string]string{"EMIT": k.emit, "CLIP_PASS": k.clip, "TEXELS": texels})
+		p                   **gpu.Program
+		emit, clip, records string
+	}{{&s.count[1], "0", "0", "1"}, {&s.emit, "1", "0", "0"}, {&s.countClip[1], "0", "1", "1"}, {&s.emitClip, "1", "1", "0"}} {
+		p, err := c.Program("rasterizer/setup.comp", map[string]string{"EMIT": k.emit, "CLIP_PASS": k.clip, "TEXELS": texels, "SHADE_RECORDS": k.records})
 		if err != nil {
 			s.delete()
 			return nil, err
@@ -86,6 +94,30 @@ func (s *setupStage) delete() {
 	s.cache.Delete()
 	s.stats.Delete()
 	s.posTexels.Delete()
+	s.nrmTexels.Delete()
+}
+
+// counting returns the counting passes, storing shading records or not.
+func (s *setupStage) counting(records bool) (all, clip *gpu.Program, err error) {
+	k := 0
+	if records {
+		k = 1
+	}
+	if s.count[k] == nil {
+		texels := "0"
+		if s.texels {
+			texels = "1"
+		}
+		for _, v := range []struct {
+			p    **gpu.Program
+			clip string
+		}{{&s.count[k], "0"}, {&s.countClip[k], "1"}} {
+			if *v.p, err = s.c.Program("rasterizer/setup.comp", map[string]string{"EMIT": "0", "CLIP_PASS": v.clip, "TEXELS": texels, "SHADE_RECORDS": fmt.Sprint(k)}); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	return s.count[k], s.countClip[k], nil
 }
 
 // setupBatch is the input of both passes: triangles [first, first+n) of
@@ -97,6 +129,29 @@ type setupBatch struct {
 	primBase      uint32
 	mvp           *[16]float32
 	width, height int
+	// With records, the counting passes store the shading records of
+	// the triangles they set up (shaderecord.glsl), from the normals,
+	// the camera and the material.
+	records bool
+	normals gpu.Array[mesh.Vec4]
+	cam     *view.Camera
+	mat     Material
+}
+
+// recordInputs binds what passes p read to store shading records, on
+// the GL thread; nothing without records. nrm is the stage's buffer
+// texture of the normals (nil where the passes read storage blocks).
+func (b *setupBatch) recordInputs(c *gpu.Context, p *gpu.Program, nrm *gpu.TexelBuffer, recs *shadeRecords) {
+	if !b.records {
+		return
+	}
+	if nrm != nil {
+		c.BindTexels(unitNormals, nrm, b.normals, gpu.TexelRGBA32F)
+	} else {
+		c.BindStorage(bindingNormals, b.normals)
+	}
+	recs.bindStore()
+	setRecordUniforms(p, b.cam, b.mat)
 }
 
 // bindVertices binds the batch's vertices as the passes read them, on
@@ -136,8 +191,13 @@ func (s *setupStage) passes(all, clip *gpu.Program, b *setupBatch) {
 }
 
 // countPass runs the counting passes over the batch and leaves the
-// per-triangle output counts in s.counts.
-func (s *setupStage) countPass(b *setupBatch) error {
+// per-triangle output counts in s.counts, and the shading records in recs
+// where the batch keeps them.
+func (s *setupStage) countPass(b *setupBatch, recs *shadeRecords) error {
+	all, clip, err := s.counting(b.records)
+	if err != nil {
+		return err
+	}
 	if err := grow(s.c, &s.counts, 2*b.n+2, "setup counts"); err != nil {
 		return err
 	}
@@ -154,7 +214,9 @@ func (s *setupStage) countPass(b *setupBatch) error {
 		// leave them alone.
 		s.c.BindStorage(bindingTris, nil)
 		s.c.BindStorage(bindingRows, nil)
-		s.passes(s.count, s.countClip, b)
+		b.recordInputs(s.c, all, s.nrmTexels, recs)
+		b.recordInputs(s.c, clip, s.nrmTexels, recs)
+		s.passes(all, clip, b)
 	})
 	return nil
 }
@@ -193,7 +255,8 @@ func (f *frame) setUp(b *mesh.GPU, first, base int) (batch, error) {
 	if f.batch > 0 {
 		n = min(n, f.batch)
 	}
-	sb := &setupBatch{pos: b.Positions.Slice(0, 3*b.N), first: first, primBase: uint32(base + first), mvp: &f.mvp, width: r.opts.Width, height: r.opts.Height}
+	sb := &setupBatch{pos: b.Positions.Slice(0, 3*b.N), first: first, primBase: uint32(base + first), mvp: &f.mvp, width: r.opts.Width, height: r.opts.Height,
+		records: f.records, normals: b.Normals.Slice(0, 3*b.N), cam: &f.cam, mat: r.opts.Material}
 	for {
 		sb.n = n
 		// Transform, clip and set up: count, scan the counts, emit. Each
@@ -202,7 +265,7 @@ func (f *frame) setUp(b *mesh.GPU, first, base int) (batch, error) {
 		// the total.
 		var total, spans int
 		err := f.timed(StageTransformClip, func() error {
-			if err := r.setup.countPass(sb); err != nil {
+			if err := r.setup.countPass(sb, r.recs); err != nil {
 				return err
 			}
 			counts := r.setup.counts.Slice(0, n+1)

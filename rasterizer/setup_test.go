@@ -60,7 +60,7 @@ func gpuSetup(t *testing.T, c *gpu.Context, soup [][3]float32, mvp *[16]float32,
 	defer pos.Delete()
 	n := len(soup) / 3
 	b := &setupBatch{pos: pos, n: n, mvp: mvp, width: w, height: h}
-	if err := s.countPass(b); err != nil {
+	if err := s.countPass(b, nil); err != nil {
 		t.Fatal(err)
 	}
 	counts := make([]uint32, n)

@@ -5,6 +5,9 @@ import (
 	"math"
 	"testing"
 
+	"github.com/go-gl/mathgl/mgl32"
+
+	"github.com/dpgl/dpgl/balancer"
 	"github.com/dpgl/dpgl/gpu/gputest"
 	"github.com/dpgl/dpgl/rasterizer/mesh"
 	"github.com/dpgl/dpgl/rasterizer/raster"
@@ -153,5 +156,62 @@ func TestStorageBlockInputs(t *testing.T) {
 			}
 			samePixels(t, blocks.Pixels(), tex.Pixels(), w, label+", storage blocks", "buffer textures")
 		})
+	}
+}
+
+// TestShadeRecordsMatchComputed: the pixels shaded from the shading
+// records the setup passes store equal, bit for bit, those shaded from the
+// matrix shade.glsl works out per pixel from the vertices (a mesh too
+// large for records, Renderer.Resolve), on the loops and the tiled path,
+// smooth and flat, under perspective and orthographic cameras, in one
+// batch and several, and for a mesh of several blocks.
+func TestShadeRecordsMatchComputed(t *testing.T) {
+	c := gputest.Context(t)
+	s := newScanner(t, c)
+	const w, h = 96, 80
+	ortho := view.Camera{
+		View:       mgl32.LookAtV(mgl32.Vec3{0.4, -0.3, 3}, mgl32.Vec3{}, mgl32.Vec3{0, 1, 0}),
+		Projection: mgl32.Ortho(-1.2, 1.3, -1, 1.1, 0.5, 10),
+	}
+	for _, tiled := range []bool{false, true} {
+		for _, shading := range []Shading{Smooth, Flat} {
+			o := DefaultOptions()
+			o.Width, o.Height, o.Tiled = w, h, tiled
+			o.Material.Shading = shading
+			o.ScanConversion = quiet(balancer.Config{Policy: balancer.Never})
+			o.ZBuffer = quiet(balancer.Config{Policy: balancer.Never})
+			rd, err := New(s, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(rd.Delete)
+			compare := func(label string, m *mesh.GPU, cam view.Camera) {
+				label = fmt.Sprintf("tiled %v, shading %v, %s", tiled, shading, label)
+				if _, err := rd.Render(m, cam); err != nil {
+					t.Fatal(err)
+				}
+				if rd.recs.buf == nil {
+					t.Fatalf("%s: no shading records were stored", label)
+				}
+				withRecords := rd.Pixels()
+				shadeRecordsOff = true
+				_, err := rd.Render(m, cam)
+				shadeRecordsOff = false
+				if err != nil {
+					t.Fatal(err)
+				}
+				samePixels(t, rd.Pixels(), withRecords, w, label+", shaded from the vertices", "from the records")
+			}
+			forScenesInBatches(t, c, w, h, func(label string, m *mesh.GPU, cam view.Camera, batch int) {
+				rd.batchTriangles = batch
+				compare(label, m, cam)
+				if batch == 0 {
+					compare(label+", orthographic", m, ortho)
+				}
+			})
+			rd.batchTriangles = 0
+			soup := tiledScenes(t)["random and sphere"]
+			compare("sphere in blocks of 50", uploadSoupBlocks(t, c, soup, 50), testViewCamera(w, h))
+		}
 	}
 }

@@ -54,14 +54,17 @@ type tilePrep struct {
 // and the image is the loops' bit for bit: coverage and depth are
 // raster's, and a minimum does not depend on the order it is taken in.
 type tiledStage struct {
-	c       *gpu.Context
-	setup   *gpu.Program        // tilesetup.comp: set up, records, tile counts; the triangles to clip
-	clip    *gpu.Program        // tilesetup.comp, CLIP_PASS 1: the same for the triangles to clip
-	listing *gpu.Program        // tilelist.comp: the tiles that hold a triangle, the bins' overflow
-	emit    *gpu.Program        // tilebin.comp: the tile lists
-	raster  *gpu.Program        // tile.comp
-	shade   *gpu.Program        // tile.comp, SHADE 1: a frame's only batch, shaded as it is drawn
-	counter *gpu.Buffer[uint32] // tilesetup.comp's: records, the skip statistics, the triangles to clip, the bins' overflow; the tiles with triangles
+	c *gpu.Context
+	// setup and clip are tilesetup.comp (set up, records, tile counts;
+	// the triangles to clip) and its CLIP_PASS 1 (the same for the
+	// triangles to clip); shade is tile.comp SHADE 1 (a frame's only
+	// batch, shaded as it is drawn). [1] stores (shade: reads) the
+	// shading records, [0] (made when first needed) does not.
+	setup, clip, shade [2]*gpu.Program
+	listing            *gpu.Program        // tilelist.comp: the tiles that hold a triangle, the bins' overflow
+	emit               *gpu.Program        // tilebin.comp: the tile lists
+	raster             *gpu.Program        // tile.comp
+	counter            *gpu.Buffer[uint32] // tilesetup.comp's: records, the skip statistics, the triangles to clip, the bins' overflow; the tiles with triangles
 	// tileCount is per tile its triangles (the emit pass's cursor after
 	// the scan), tileStart its exclusive scan, list the records' indices
 	// grouped by tile, prep the records. bins holds binCap entries a tile
@@ -84,6 +87,29 @@ type tiledStage struct {
 	// storage block (llvmpipe's does), else as storage blocks.
 	texels                           bool
 	posTexels, nrmTexels, prepTexels *gpu.TexelBuffer
+	// The defines of the kernels' variants (variants).
+	tile, texelsDefine, vis64Define string
+}
+
+// variants makes the kernels that store (records) or do not store the
+// shading records, if not made yet.
+func (s *tiledStage) variants(records bool) (err error) {
+	k := 0
+	if records {
+		k = 1
+	}
+	if s.setup[k] != nil {
+		return nil
+	}
+	rec := fmt.Sprint(k)
+	if s.setup[k], err = s.c.Program("rasterizer/tilesetup.comp", map[string]string{"TILE": s.tile, "TEXELS": s.texelsDefine, "SHADE_RECORDS": rec}); err != nil {
+		return err
+	}
+	if s.clip[k], err = s.c.Program("rasterizer/tilesetup.comp", map[string]string{"TILE": s.tile, "TEXELS": s.texelsDefine, "CLIP_PASS": "1", "SHADE_RECORDS": rec}); err != nil {
+		return err
+	}
+	s.shade[k], err = s.c.Program("rasterizer/tile.comp", map[string]string{"VIS64": s.vis64Define, "TILE": s.tile, "TEXELS": s.texelsDefine, "SHADE": "1", "SHADE_RECORDS": rec})
+	return err
 }
 
 // tiledStorageBlocks makes the tiled stages that tests create read their
@@ -112,10 +138,11 @@ func newTiledStage(c *gpu.Context, vis64 bool) (s *tiledStage, err error) {
 			}
 		}
 	}
-	if s.setup, err = c.Program("rasterizer/tilesetup.comp", map[string]string{"TILE": tile, "TEXELS": texels}); err != nil {
-		return nil, err
+	s.tile, s.texelsDefine, s.vis64Define = tile, texels, "0"
+	if vis64 {
+		s.vis64Define = "1"
 	}
-	if s.clip, err = c.Program("rasterizer/tilesetup.comp", map[string]string{"TILE": tile, "TEXELS": texels, "CLIP_PASS": "1"}); err != nil {
+	if err := s.variants(true); err != nil {
 		return nil, err
 	}
 	if s.listing, err = c.Program("rasterizer/tilelist.comp", nil); err != nil {
@@ -124,14 +151,8 @@ func newTiledStage(c *gpu.Context, vis64 bool) (s *tiledStage, err error) {
 	if s.emit, err = c.Program("rasterizer/tilebin.comp", map[string]string{"TILE": tile}); err != nil {
 		return nil, err
 	}
-	v := "0"
-	if vis64 {
-		v = "1"
-	}
+	v := s.vis64Define
 	if s.raster, err = c.Program("rasterizer/tile.comp", map[string]string{"VIS64": v, "TILE": tile, "TEXELS": texels}); err != nil {
-		return nil, err
-	}
-	if s.shade, err = c.Program("rasterizer/tile.comp", map[string]string{"VIS64": v, "TILE": tile, "TEXELS": texels, "SHADE": "1"}); err != nil {
 		return nil, err
 	}
 	if s.counter, err = gpu.NewBuffer[uint32](c, counterWords); err != nil {
@@ -190,7 +211,14 @@ func tiles(w, h int) (tx, ty int) {
 // view's planes. It returns the records and the skip statistics, running
 // again with more room when the records outgrew prep; records beyond
 // maxPrep are not made (the batch is too large: the caller shrinks it).
-func (s *tiledStage) setUp(b *setupBatch) (records int, stats raster.SetupStats, err error) {
+func (s *tiledStage) setUp(b *setupBatch, recs *shadeRecords) (records int, stats raster.SetupStats, err error) {
+	if err := s.variants(b.records); err != nil {
+		return 0, stats, err
+	}
+	k := 0
+	if b.records {
+		k = 1
+	}
 	tx, ty := tiles(b.width, b.height)
 	nt := tx * ty
 	if err := grow(s.c, &s.tileCount, nt, "tile counts"); err != nil {
@@ -233,6 +261,7 @@ func (s *tiledStage) setUp(b *setupBatch) (records int, stats raster.SetupStats,
 				s.c.BindStorage(bindingTilePreps, s.prep)
 				s.c.BindStorage(bindingTileList, s.list)
 				s.c.BindStorage(bindingTileBins, s.bins)
+				b.recordInputs(s.c, p, s.nrmTexels, recs)
 				p.SetMat4("mvp", *b.mvp)
 				p.SetUint("numTris", uint32(n))
 				p.SetUint("first", uint32(b.first))
@@ -259,12 +288,12 @@ func (s *tiledStage) setUp(b *setupBatch) (records int, stats raster.SetupStats,
 				s.c.Barrier(gpu.BarrierStorage)
 			})
 		}
-		pass(s.setup, b.n)
+		pass(s.setup[k], b.n)
 		listTiles()
 		v := make([]uint32, counterWords)
 		s.counter.Read(0, v)
 		if v[5] > 0 {
-			pass(s.clip, int(v[5]))
+			pass(s.clip[k], int(v[5]))
 			s.counter.FillRange(6, 2, 0)
 			listTiles()
 			s.counter.Read(0, v)
@@ -384,13 +413,14 @@ func (f *frame) drawTiled(b *mesh.GPU, first, base int) (int, error) {
 	if f.batch > 0 {
 		n = min(n, f.batch)
 	}
-	sb := &setupBatch{pos: b.Positions.Slice(0, 3*b.N), first: first, primBase: uint32(base + first), mvp: &mvp, width: w, height: h}
+	sb := &setupBatch{pos: b.Positions.Slice(0, 3*b.N), first: first, primBase: uint32(base + first), mvp: &mvp, width: w, height: h,
+		records: f.records, normals: b.Normals.Slice(0, 3*b.N), cam: &f.cam, mat: r.opts.Material}
 	var records int
 	var stats raster.SetupStats
 	for {
 		sb.n = n
 		err := f.timed(StageTileSetup, func() (err error) {
-			records, stats, err = r.tiled.setUp(sb)
+			records, stats, err = r.tiled.setUp(sb, r.recs)
 			return err
 		})
 		if err != nil {
@@ -423,7 +453,15 @@ func (f *frame) drawTiled(b *mesh.GPU, first, base int) (int, error) {
 		// from empty buffers and shade as they draw. Should a later
 		// block's batch follow, it merges into what this one wrote and
 		// resets shaded, and resolve shades the frame.
+		var err error
 		f.timedGL(StageTiles, func() {
+			shade := r.tiled.shade[0]
+			if f.records {
+				shade = r.tiled.shade[1]
+				if err = r.recs.bindRead(b.N, r.tiled.texels); err != nil {
+					return
+				}
+			}
 			// The 32-bit scheme's buffers take one word a pixel: fills
 			// clear them and paint the background, and the empty tiles
 			// are done (the 64-bit one's pairs of words the kernel writes).
@@ -435,12 +473,15 @@ func (f *frame) drawTiled(b *mesh.GPU, first, base int) (int, error) {
 				r.prims.FillRange(0, w*h, raster.NoPrimitive)
 				r.rgba.FillRange(0, w*h, uint32(bg.R)|uint32(bg.G)<<8|uint32(bg.B)<<16|uint32(bg.A)<<24)
 			}
-			setShading(r.c, r.tiled.shade, b, f.cam, r.opts.Material)
+			setShading(r.c, shade, b, f.cam, r.opts.Material)
 			r.tiled.bindVertices(b)
-			r.tiled.shade.SetInt("emptyDone", emptyDone)
+			shade.SetInt("emptyDone", emptyDone)
 			r.c.BindStorage(bindingImage, r.rgba)
-			r.tiled.draw(r.tiled.shade, r.depth, r.prims, w, h, emptyDone == 0)
+			r.tiled.draw(shade, r.depth, r.prims, w, h, emptyDone == 0)
 		})
+		if err != nil {
+			return 0, err
+		}
 		f.cleared, f.shaded = true, true
 	case records > 0:
 		if !f.cleared {

@@ -259,7 +259,7 @@ func TestTiledReachRow(t *testing.T) {
 	s := newScanner(t, c)
 	const w, h = 96, 80
 	rd := newTiledRenderer(t, s, w, h)
-	box, err := c.Program("rasterizer/tilesetup.comp", map[string]string{"TILE": fmt.Sprint(TileSize), "REACH_BOX": "1"})
+	box, err := c.Program("rasterizer/tilesetup.comp", map[string]string{"TILE": fmt.Sprint(TileSize), "REACH_BOX": "1", "SHADE_RECORDS": "1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +278,7 @@ func TestTiledReachRow(t *testing.T) {
 					t.Fatal(err)
 				}
 				counts[k] = rd.tiled.tileCount.Download()[:tx*ty]
-				rd.tiled.setup, box = box, rd.tiled.setup
+				rd.tiled.setup[1], box = box, rd.tiled.setup[1] // the renderer's frames store shading records
 			}
 			for i := range counts[0] {
 				if counts[0][i] != counts[1][i] {

@@ -52,6 +52,8 @@ func (r *Renderer) Resolve(m *mesh.GPU, cam view.Camera, vis []uint64) error {
 		ids[p] = uint32(v)
 	}
 	r.prims.Write(0, ids)
-	r.c.Do(func() { r.resolve.run(m.Blocks(), r.prims, r.rgba, cam, r.opts.Material, w, h) })
-	return nil
+	// Shaded from the vertices: no frame stored records of vis's triangles.
+	var err error
+	r.c.Do(func() { err = r.resolve.run(m.Blocks(), r.prims, r.rgba, cam, r.opts.Material, w, h, nil) })
+	return err
 }

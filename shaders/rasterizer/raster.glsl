@@ -238,16 +238,7 @@ uint triDepth(Tri t, int x, int y) { return rowDepthAt(rowDepth(t, y), x); }
 
 // ---- Transform and clipping (raster/clip.go), in float32 ops in one order.
 
-vec4 transformPoint(mat4 m, vec3 p) {
-    precise vec4 r;
-    for (int i = 0; i < 4; i++) {
-        precise float a = m[0][i] * p.x;
-        precise float b = m[1][i] * p.y;
-        precise float c = m[2][i] * p.z;
-        r[i] = ((a + b) + c) + m[3][i];
-    }
-    return r;
-}
+#include "rasterizer/transform.glsl"
 
 // finiteVec is false for a NaN or infinite component, by the exponent bits
 // (a compiler assuming finite math may drop isnan/isinf).

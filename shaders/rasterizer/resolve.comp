@@ -6,6 +6,8 @@
 // dispatch paints the background.
 // lint: WG_SIZE=64
 // lint: SHADE_TEXELS=1
+// lint: SHADE_RECORDS=1
+// lint: SHADE_RECORDS=1 SHADE_TEXELS=1
 #ifndef WG_SIZE
 #define WG_SIZE 64
 #endif
@@ -36,7 +38,7 @@ void main() {
     bool mine = !empty && prim >= primBase && prim - primBase < primCount; // else another block's
     uint colour = packUnorm4x8(background);
     if (mine) {
-        colour = shadePixel(prim - primBase, p, size);
+        colour = shadePixel(prim - primBase, prim, p, size);
     }
     if (mine || empty) {
         rgba[i] = colour;

@@ -28,6 +28,8 @@
 // lint: CLIP_PASS=1
 // lint: TEXELS=1
 // lint: EMIT=1 CLIP_PASS=1 TEXELS=1
+// lint: SHADE_RECORDS=1
+// lint: SHADE_RECORDS=1 TEXELS=1 CLIP_PASS=1
 #ifndef CLIP_PASS
 #define CLIP_PASS 0
 #endif
@@ -39,6 +41,12 @@
 #endif
 #ifndef WG_SIZE
 #define WG_SIZE 64
+#endif
+#ifndef SHADE_RECORDS
+#define SHADE_RECORDS 0 // 1: the counting passes store the shading records of the triangles they set up
+#endif
+#if SHADE_RECORDS && EMIT == 0
+#define SHADE_RECORD_STORE 1
 #endif
 
 layout(local_size_x = WG_SIZE) in;
@@ -55,6 +63,7 @@ vec3 vertex(uint i) { return texelFetch(posTexels, int(i)).xyz; }
 layout(std430, binding = BINDING_POSITIONS) readonly restrict buffer Positions { vec4 pos[]; }; // xyz, w unused
 vec3 vertex(uint i) { return pos[i].xyz; }
 #endif
+#include "rasterizer/shaderecord.glsl"
 layout(std430, binding = BINDING_SETUP_COUNTS) restrict buffer Counts { uint countOrOffset[]; };
 layout(std430, binding = BINDING_TRIS) writeonly restrict buffer Tris { Tri tris[]; };
 layout(std430, binding = BINDING_ROWS) writeonly restrict buffer Rows { uint rows[]; };
@@ -145,6 +154,9 @@ void main() {
     if (res == CLIP_CLIPPED) atomicAdd(stats[1], 1u);
 #endif
     if (n >= 3) {
+#if SHADE_RECORD_STORE
+        storeShadeRecord(primBase + i, t0, t1, t2, v);
+#endif
         ivec2 p0;
         uint z0;
         toWindow(poly[0], size, p0, z0);
@@ -171,6 +183,9 @@ void main() {
     }
 #endif
     if (res == CLIP_INSIDE) {
+#if SHADE_RECORD_STORE
+        storeShadeRecord(primBase + i, t0, t1, t2, v);
+#endif
         ivec2 p0, p1, p2;
         uint z0, z1, z2;
         toWindow(t0, size, p0, z0);

@@ -35,6 +35,8 @@
 // lint: SHADE=1
 // lint: TEXELS=0
 // lint: SHADE=1 TEXELS=0
+// lint: SHADE=1 SHADE_RECORDS=1
+// lint: SHADE=1 SHADE_RECORDS=1 TEXELS=0
 #ifndef VIS64
 #define VIS64 0
 #endif
@@ -458,7 +460,7 @@ void main() {
         if (px < size.x && py < size.y) {
             uint pix = uint(py * size.x + px);
             uint prim = primBuf[pix];
-            rgba[pix] = prim == NO_PRIMITIVE ? packUnorm4x8(background) : shadePixel(prim, ivec2(px, py), size);
+            rgba[pix] = prim == NO_PRIMITIVE ? packUnorm4x8(background) : shadePixel(prim, prim, ivec2(px, py), size);
         }
     }
 #endif

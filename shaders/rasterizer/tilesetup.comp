@@ -35,6 +35,8 @@
 // cost only the few triangles that cross the view's planes.
 // lint: CLIP_PASS=1
 // lint: TEXELS=0
+// lint: SHADE_RECORDS=1
+// lint: SHADE_RECORDS=1 CLIP_PASS=1 TEXELS=0
 #ifndef TILE
 #define TILE 8
 #endif
@@ -50,6 +52,10 @@
 #ifndef WG_SIZE
 #define WG_SIZE 64
 #endif
+#ifndef SHADE_RECORDS
+#define SHADE_RECORDS 0 // 1: store the shading records of the triangles set up
+#endif
+#define SHADE_RECORD_STORE SHADE_RECORDS
 
 layout(local_size_x = WG_SIZE) in;
 #include "include/common.glsl"
@@ -66,6 +72,7 @@ vec3 vertex(uint i) { return texelFetch(posTexels, int(i)).xyz; }
 layout(std430, binding = BINDING_POSITIONS) readonly restrict buffer Positions { vec4 pos[]; }; // xyz, w unused
 vec3 vertex(uint i) { return pos[i].xyz; }
 #endif
+#include "rasterizer/shaderecord.glsl"
 layout(std430, binding = BINDING_TILE_COUNT) restrict buffer TileCount { uint tileCount[]; };
 layout(std430, binding = BINDING_TILE_COUNTER) restrict buffer Counter { uint counter[]; };
 layout(std430, binding = BINDING_TILE_BINS) writeonly restrict buffer Bins { uint bins[]; };
@@ -145,6 +152,9 @@ void main() {
     if (res == CLIP_OUTSIDE) atomicAdd(counter[1], 1u);
     if (res == CLIP_CLIPPED) atomicAdd(counter[2], 1u);
     if (n < 3) return;
+#if SHADE_RECORD_STORE
+    storeShadeRecord(primBase + i, t0, t1, t2, v);
+#endif
     ivec2 p0;
     uint z0;
     toWindow(poly[0], size, p0, z0);
@@ -161,6 +171,9 @@ void main() {
     if (res == CLIP_NONFINITE) atomicAdd(counter[3], 1u);
     if (res == CLIP_CLIPPED) clipList[atomicAdd(counter[5], 1u)] = i;
     if (res != CLIP_INSIDE) return;
+#if SHADE_RECORD_STORE
+    storeShadeRecord(primBase + i, t0, t1, t2, v);
+#endif
     ivec2 p0, p1, p2;
     uint z0, z1, z2;
     toWindow(t0, size, p0, z0);
