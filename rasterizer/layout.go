@@ -17,7 +17,7 @@ const (
 	bindingProblem       = 2
 	bindingTris          = 3  // set-up triangles (gpuTri)
 	bindingSpans         = 4  // spans (span)
-	bindingSetupCache    = 4  // setup's per input triangle its set-up triangle, before the spans exist
+	bindingTriSlots      = 4  // per set-up triangle the element of tris that holds it, before the spans exist
 	bindingVisibility    = 5  // per pixel: the depth, or the packed 64-bit word
 	bindingPrims         = 6  // per pixel: the primitive id
 	bindingWinner        = 7  // per pixel: the emulated 64-bit path's winner

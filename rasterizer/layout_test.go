@@ -114,7 +114,7 @@ func TestPrepareStepsMatchGLSL(t *testing.T) {
 var blockBinding = map[string]int{
 	"Positions": bindingPositions, "Normals": bindingNormals,
 	"Counts": bindingSetupCounts, "Stats": bindingSetupStats,
-	"Tris": bindingTris, "Rows": bindingRows, "SpanBase": bindingSpanBase, "Spans": bindingSpans, "Cache": bindingSetupCache,
+	"Tris": bindingTris, "Rows": bindingRows, "SpanBase": bindingSpanBase, "Spans": bindingSpans, "Slots": bindingTriSlots, "Slots4": bindingTriSlots,
 	"Workload": bindingWorkload, "BalancerWorkload": bindingWorkload,
 	"ParallelIndex": bindingParallelIndex, "BalancerParallelIndex": bindingParallelIndex,
 	"Problem": bindingProblem, "BalancerProblems": bindingProblem,

@@ -119,7 +119,8 @@ type Renderer struct {
 	scanLoop *balancer.Loop[scanProblem]
 	zLoop    *balancer.Loop[uint32]
 
-	tris     *gpu.Buffer[gpuTri]
+	tris     *gpu.Buffer[gpuTri] // the set-up triangles: per input triangle of the batch, then the clipped ones' (setup.go)
+	slots    *gpu.Buffer[uint32] // per set-up triangle: the element of tris that holds it
 	rows     *gpu.Buffer[uint32] // per set-up triangle: its rows
 	spanBase *gpu.Buffer[uint32] // per set-up triangle: its first span (the rows' exclusive scan)
 	spans    *gpu.Buffer[span]
@@ -334,6 +335,7 @@ func (r *Renderer) Delete() {
 		r.zLoop.Delete()
 	}
 	r.tris.Delete()
+	r.slots.Delete()
 	r.rows.Delete()
 	r.spanBase.Delete()
 	r.spans.Delete()

@@ -27,6 +27,7 @@ func (f *frame) scanConvert(bt batch) error {
 		r.c.Do(func() {
 			r.c.BindStorage(bindingRows, rows)
 			r.c.BindStorage(bindingSpanBase, r.spanBase)
+			r.c.BindStorage(bindingTriSlots, r.slots)
 			r.c.BindStorage(bindingWorkload, r.scanLoop.Workload())
 			r.c.BindStorage(bindingParallelIndex, r.scanLoop.ParallelIndex())
 			r.c.BindStorage(bindingProblem, r.scanLoop.Problem())

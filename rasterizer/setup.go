@@ -17,8 +17,11 @@ import (
 // ones, clipping them (a SIMD vector runs the clipper's loops if any of
 // its lanes needs them: in a pass of their own, only the few triangles
 // that cross the view's planes pay for them). The counting pass over
-// every triangle keeps each unclipped triangle's set-up triangle in cache,
-// which the emitting pass copies.
+// every triangle keeps each unclipped triangle's set-up triangle in the
+// triangles' buffer at its input's index, where the loops read it; the
+// emitting pass numbers the set-up triangles, writing where each lies
+// (slots), and the clipping one puts its set-up triangles past the
+// inputs.
 type setupStage struct {
 	c *gpu.Context
 	// count and countClip are the counting passes over every triangle
@@ -31,10 +34,6 @@ type setupStage struct {
 	// (and the total after the batch's n of them), then from n+1 the
 	// triangles listed for clipping.
 	counts *gpu.Buffer[uint32]
-	// cache holds per input triangle of the batch the set-up triangle
-	// the counting pass made of it unclipped (stale for one it listed
-	// for clipping).
-	cache *gpu.Buffer[gpuTri]
 	// texels says that the passes read the vertices as a buffer texture
 	// (setup.comp TEXELS: llvmpipe gathers a texel for a vector's lanes at
 	// once), where the driver's texel limit covers any storage block.
@@ -91,7 +90,6 @@ func newSetupStage(c *gpu.Context) (*setupStage, error) {
 
 func (s *setupStage) delete() {
 	s.counts.Delete()
-	s.cache.Delete()
 	s.stats.Delete()
 	s.posTexels.Delete()
 	s.nrmTexels.Delete()
@@ -191,9 +189,10 @@ func (s *setupStage) passes(all, clip *gpu.Program, b *setupBatch) {
 }
 
 // countPass runs the counting passes over the batch and leaves the
-// per-triangle output counts in s.counts, and the shading records in recs
-// where the batch keeps them.
-func (s *setupStage) countPass(b *setupBatch, recs *shadeRecords) error {
+// per-triangle output counts in s.counts, each unclipped triangle's
+// set-up triangle in tris at its index in the batch (tris holds b.n), and
+// the shading records in recs where the batch keeps them.
+func (s *setupStage) countPass(b *setupBatch, tris gpu.Array[gpuTri], recs *shadeRecords) error {
 	all, clip, err := s.counting(b.records)
 	if err != nil {
 		return err
@@ -201,18 +200,15 @@ func (s *setupStage) countPass(b *setupBatch, recs *shadeRecords) error {
 	if err := grow(s.c, &s.counts, 2*b.n+2, "setup counts"); err != nil {
 		return err
 	}
-	if err := grow(s.c, &s.cache, b.n, "set-up triangles by input"); err != nil {
-		return err
-	}
 	s.stats.Write(0, []uint32{0, 0, 0, 0, 0, 0, 1, 1})
 	s.c.Do(func() {
 		s.bindVertices(b)
 		s.c.BindStorage(bindingSetupCounts, s.counts)
 		s.c.BindStorage(bindingSetupStats, s.stats)
-		s.c.BindStorage(bindingSetupCache, s.cache)
+		s.c.BindStorage(bindingTris, tris)
 		// The counting passes declare the emitting passes' outputs but
 		// leave them alone.
-		s.c.BindStorage(bindingTris, nil)
+		s.c.BindStorage(bindingTriSlots, nil)
 		s.c.BindStorage(bindingRows, nil)
 		b.recordInputs(s.c, all, s.nrmTexels, recs)
 		b.recordInputs(s.c, clip, s.nrmTexels, recs)
@@ -221,16 +217,19 @@ func (s *setupStage) countPass(b *setupBatch, recs *shadeRecords) error {
 	return nil
 }
 
-// emitPass writes the set-up triangles to tris and their workloads to rows,
-// given s.counts replaced by its exclusive scan and total, the counts' sum.
-func (s *setupStage) emitPass(b *setupBatch, total int, tris gpu.Array[gpuTri], rows gpu.Array[uint32]) {
+// emitPass numbers the set-up triangles, given s.counts replaced by its
+// exclusive scan and total, the counts' sum: set-up triangle k lies at
+// tris[slots[k]], and rows[k] is its workload. The counting pass left the
+// unclipped ones in tris; the clipping one writes the others at
+// tris[b.n + k] (tris holds b.n + total).
+func (s *setupStage) emitPass(b *setupBatch, total int, tris gpu.Array[gpuTri], slots, rows gpu.Array[uint32]) {
 	s.c.Do(func() {
 		s.bindVertices(b)
 		s.c.BindStorage(bindingSetupCounts, s.counts)
 		s.c.BindStorage(bindingTris, tris)
+		s.c.BindStorage(bindingTriSlots, slots)
 		s.c.BindStorage(bindingRows, rows)
 		s.c.BindStorage(bindingSetupStats, s.stats)
-		s.c.BindStorage(bindingSetupCache, s.cache)
 		s.emit.SetUint("numOut", uint32(total))
 		s.emitClip.SetUint("numOut", uint32(total))
 		s.passes(s.emit, s.emitClip, b)
@@ -250,7 +249,8 @@ func (s *setupStage) readStats(input, output int) raster.SetupStats {
 // r.rows and their first spans (the rows' exclusive scan) in r.spanBase.
 func (f *frame) setUp(b *mesh.GPU, first, base int) (batch, error) {
 	r := f.r
-	// setupStage.cache holds a set-up triangle per input triangle.
+	// r.tris holds a set-up triangle per input triangle of the batch,
+	// then the clipped ones' (setupStage.emitPass).
 	n := min(b.N-first, r.maxSetup)
 	if f.batch > 0 {
 		n = min(n, f.batch)
@@ -265,7 +265,12 @@ func (f *frame) setUp(b *mesh.GPU, first, base int) (batch, error) {
 		// the total.
 		var total, spans int
 		err := f.timed(StageTransformClip, func() error {
-			if err := r.setup.countPass(sb, r.recs); err != nil {
+			// Room for the inputs' set-up triangles and a few clipped
+			// ones; a batch that clips more runs again with more.
+			if err := grow(r.c, &r.tris, min(n+n/8+64, r.maxSetup), "set-up triangles"); err != nil {
+				return err
+			}
+			if err := r.setup.countPass(sb, r.tris, r.recs); err != nil {
 				return err
 			}
 			counts := r.setup.counts.Slice(0, n+1)
@@ -276,13 +281,19 @@ func (f *frame) setUp(b *mesh.GPU, first, base int) (batch, error) {
 		if err != nil {
 			return batch{}, err
 		}
-		if total > r.maxSetup {
-			n = f.shrink(n, total, r.maxSetup)
+		if n+total > r.maxSetup {
+			n = f.shrink(n, n+total, r.maxSetup)
+			continue
+		}
+		if n+total > r.tris.Len() {
+			if err := grow(r.c, &r.tris, n+total, "set-up triangles"); err != nil {
+				return batch{}, err
+			}
 			continue
 		}
 		var stats raster.SetupStats
 		err = f.timed(StageSetup, func() error {
-			if err := grow(r.c, &r.tris, total, "set-up triangles"); err != nil {
+			if err := grow(r.c, &r.slots, total, "set-up triangles' slots"); err != nil {
 				return err
 			}
 			if err := grow(r.c, &r.rows, total+1, "triangle rows"); err != nil {
@@ -291,7 +302,7 @@ func (f *frame) setUp(b *mesh.GPU, first, base int) (batch, error) {
 			if err := grow(r.c, &r.spanBase, total+1, "span offsets"); err != nil {
 				return err
 			}
-			r.setup.emitPass(sb, total, r.tris, r.rows)
+			r.setup.emitPass(sb, total, r.tris, r.slots, r.rows)
 			// Each set-up triangle's first span; the last is the spans'
 			// total.
 			scan.ExclusiveScan(r.sc, r.spanBase.Slice(0, total+1), r.rows.Slice(0, total+1), scan.Add, 0)

@@ -60,7 +60,11 @@ func gpuSetup(t *testing.T, c *gpu.Context, soup [][3]float32, mvp *[16]float32,
 	defer pos.Delete()
 	n := len(soup) / 3
 	b := &setupBatch{pos: pos, n: n, mvp: mvp, width: w, height: h}
-	if err := s.countPass(b, nil); err != nil {
+	// The inputs' set-up triangles, then the clipped ones': at most 7 an
+	// input triangle.
+	tb, _ := gpu.NewBuffer[gpuTri](c, 8*n+1)
+	defer tb.Delete()
+	if err := s.countPass(b, tb, nil); err != nil {
 		t.Fatal(err)
 	}
 	counts := make([]uint32, n)
@@ -71,15 +75,15 @@ func gpuSetup(t *testing.T, c *gpu.Context, soup [][3]float32, mvp *[16]float32,
 		total += k
 	}
 	s.counts.Write(0, counts)
-	tb, _ := gpu.NewBuffer[gpuTri](c, max(int(total), 1))
+	sl, _ := gpu.NewBuffer[uint32](c, max(int(total), 1))
 	rb, _ := gpu.NewBuffer[uint32](c, int(total)+1) // and the zero the emitting pass writes past the rows
-	defer tb.Delete()
+	defer sl.Delete()
 	defer rb.Delete()
-	s.emitPass(b, int(total), tb, rb)
-	g := tb.Download()[:total]
+	s.emitPass(b, int(total), tb, sl, rb)
+	all := tb.Download()
 	out := make([]raster.Triangle, total)
-	for i := range g {
-		out[i] = g[i].triangle()
+	for k, slot := range sl.Download()[:total] {
+		out[k] = all[slot].triangle()
 	}
 	return out, rb.Download()[:total], s.readStats(n, int(total))
 }

@@ -12,10 +12,10 @@
 // Between the stages.
 #define BINDING_TRIS 3       // set-up triangles (Tri, raster.glsl)
 #define BINDING_SPANS 4      // spans (Span)
-// setup.comp's per input triangle its set-up triangle (Tri), from the
-// counting pass to the emitting one, at the spans' binding point: the
-// spans are made after setup.
-#define BINDING_SETUP_CACHE BINDING_SPANS
+// Per set-up triangle the element of tris that holds it (setup.comp's
+// emitting pass, read when the scan-conversion loop's problems are made),
+// at the spans' binding point: the spans are made after that.
+#define BINDING_TRI_SLOTS BINDING_SPANS
 #define BINDING_VISIBILITY 5 // per pixel: the depth, or the packed 64-bit word
 #define BINDING_PRIMS 6      // per pixel: the primitive id
 #define BINDING_WINNER 7     // per pixel: the emulated 64-bit path's winner

@@ -2,7 +2,7 @@
 // The small per-element kernels around the renderer's loops, one per STEP
 // (Go: rasterizer.prepareStep, whose names these are):
 //   SCAN_PROBLEMS   the scan-conversion loop's processors from the set-up
-//                   triangles: problem[i] = (i, spanBase[i]),
+//                   triangles: problem[i] = (slots[i], spanBase[i]),
 //                   parallelIndex[i] = 0, workload[i] = rows[i];
 //   SPAN_PROBLEMS   the z-buffer loop's processors from the spans:
 //                   problem[i] = i, parallelIndex 0, workload = the span's
@@ -72,6 +72,8 @@ layout(std430, binding = BINDING_ROWS) readonly buffer Rows { uint rows[]; };
 layout(std430, binding = BINDING_ROWS) readonly buffer Rows4 { uvec4 rows4[]; };
 layout(std430, binding = BINDING_SPAN_BASE) readonly buffer SpanBase { uint spanBase[]; };
 layout(std430, binding = BINDING_SPAN_BASE) readonly buffer SpanBase4 { uvec4 spanBase4[]; };
+layout(std430, binding = BINDING_TRI_SLOTS) readonly buffer Slots { uint slots[]; };
+layout(std430, binding = BINDING_TRI_SLOTS) readonly buffer Slots4 { uvec4 slots4[]; };
 layout(std430, binding = BINDING_PROBLEM) writeonly buffer Problem { ScanProblem problem[]; };
 layout(std430, binding = BINDING_PROBLEM) writeonly buffer Problem4 { uvec4 problem4[]; }; // two problems each
 #elif STEP == SPAN_PROBLEMS
@@ -135,17 +137,17 @@ void main() {
 #endif
 #if STEP == SCAN_PROBLEMS
     if (whole) {
-        uvec4 sb = spanBase4[g];
+        uvec4 sb = spanBase4[g], sl = slots4[g];
         workload4[g] = rows4[g];
         parallelIndex4[g] = uvec4(0u);
-        problem4[2u * g] = uvec4(i0, sb.x, i0 + 1u, sb.y);
-        problem4[2u * g + 1u] = uvec4(i0 + 2u, sb.z, i0 + 3u, sb.w);
+        problem4[2u * g] = uvec4(sl.x, sb.x, sl.y, sb.y);
+        problem4[2u * g + 1u] = uvec4(sl.z, sb.z, sl.w, sb.w);
         return;
     }
     for (uint i = i0; i < n; i++) {
         workload[i] = rows[i];
         parallelIndex[i] = 0u;
-        problem[i] = ScanProblem(i, spanBase[i]);
+        problem[i] = ScanProblem(slots[i], spanBase[i]);
     }
 #elif STEP == SPAN_PROBLEMS
     if (whole) {

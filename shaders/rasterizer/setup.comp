@@ -6,16 +6,18 @@
 // batch. Two passes over the same arithmetic (raster.SetupMesh):
 //   EMIT 0: count[i] = set-up triangles that input triangle i becomes
 //           (0..7), and the skip statistics;
-//   EMIT 1: with offset[i] = the exclusive scan of count, write them to
-//           tris[offset[i] ...] (in fan order) and their scanline workload;
-//           a triangle that made none returns at once.
+//   EMIT 1: with offset[i] = the exclusive scan of count, number them
+//           offset[i] ... (in fan order): slots[k] is where tris holds
+//           set-up triangle k, rows[k] its scanline workload; a triangle
+//           that made none returns at once.
 // Both passes compute the same integers, so the counts and the writes agree.
-// The counting pass over every triangle (CLIP_PASS 0) also keeps the one
-// set-up triangle of each triangle it did not list for clipping in
-// cache[i], and its emitting pass copies that record instead of
-// transforming and setting the triangle up again: llvmpipe's transform,
-// snap and set-up of a vector of triangles cost about twice its four
-// extra stores and loads of a record.
+// The counting pass over every triangle (CLIP_PASS 0) keeps the one set-up
+// triangle of each triangle it did not list for clipping in tris[i], where
+// the loops read it, and its emitting pass writes only its slot and rows:
+// no transform and set-up again, and no copy of the record (llvmpipe
+// stores and loads a record a word and a lane at a time: the copy was most
+// of the emitting pass's time). The clipping passes' set-up triangles go
+// past the batch's inputs, set-up triangle k at tris[numIn + k].
 // Each runs twice. CLIP_PASS 0 takes every triangle and clips none: the
 // counting pass puts one that crosses a clipping plane on a list (at
 // countOrOffset[numIn + 1 + k], k from stats[4]) and the emitting pass skips
@@ -65,11 +67,9 @@ vec3 vertex(uint i) { return pos[i].xyz; }
 #endif
 #include "rasterizer/shaderecord.glsl"
 layout(std430, binding = BINDING_SETUP_COUNTS) restrict buffer Counts { uint countOrOffset[]; };
-layout(std430, binding = BINDING_TRIS) writeonly restrict buffer Tris { Tri tris[]; };
+layout(std430, binding = BINDING_TRIS) restrict buffer Tris { Tri tris[]; };
 layout(std430, binding = BINDING_ROWS) writeonly restrict buffer Rows { uint rows[]; };
-#if !CLIP_PASS
-layout(std430, binding = BINDING_SETUP_CACHE) restrict buffer Cache { Tri cache[]; };
-#endif
+layout(std430, binding = BINDING_TRI_SLOTS) writeonly restrict buffer Slots { uint slots[]; };
 // stats: outside, clipped, non-finite, zero-area (raster.SetupStats); the
 // triangles listed for CLIP_PASS 1 and its work groups (x, y, z: the
 // indirect dispatch's; y and z start at 1)
@@ -86,8 +86,9 @@ uniform ivec2 size;
 uniform vec2 guard;
 
 // emit sets up the fan triangle p0, p1, p2 of input triangle i, counts it
-// (EMIT 0: zero area in the statistics) or writes it at tris[at]
-// (EMIT 1), and says whether it made a set-up triangle.
+// (EMIT 0: zero area in the statistics; the unclipped pass keeps it at
+// tris[i]) or makes it set-up triangle at (EMIT 1, the clipping pass: at
+// tris[numIn + at]), and says whether it made a set-up triangle.
 bool emit(ivec2 p0, ivec2 p1, ivec2 p2, uvec3 z, uint i, uint at) {
     Tri t;
     if (!triSetup(p0, p1, p2, z, primBase + i, size.y, t)) {
@@ -97,10 +98,11 @@ bool emit(ivec2 p0, ivec2 p1, ivec2 p2, uvec3 z, uint i, uint at) {
         return false;
     }
 #if EMIT == 1
-    tris[at] = t;
+    tris[numIn + at] = t;
+    slots[at] = numIn + at;
     rows[at] = triRows(t);
 #elif !CLIP_PASS
-    cache[i] = t;
+    tris[i] = t;
 #endif
     return true;
 }
@@ -128,11 +130,12 @@ void main() {
     if ((i + 1u < numIn ? countOrOffset[i + 1u] : numOut) == base) return;
 #if !CLIP_PASS
     // The counting pass's set-up triangle. A triangle listed for clipping
-    // left none there, and copies a stale record into its first place,
-    // which the clipping pass, dispatched after this one, overwrites.
-    Tri t = cache[i];
-    tris[base] = t;
-    rows[base] = triRows(t);
+    // left none there, and writes a stale slot and rows into its first
+    // place, which the clipping pass, dispatched after this one,
+    // overwrites.
+    ivec4 r = tris[i].rows;
+    slots[base] = i;
+    rows[base] = r.y < r.x ? 0u : uint(r.y - r.x + 1); // triRows
     return;
 #endif
 #else
