@@ -41,6 +41,7 @@ func (r *Renderer) render(m *mesh.GPU, cam view.Camera) (FrameStats, error) {
 	if err != nil {
 		return FrameStats{}, err
 	}
+	r.lastRecords = f.records
 	draw := f.draw
 	if r.opts.Tiled {
 		draw, f.st.Visibility = f.drawTiled, visibilityTiled
@@ -99,6 +100,14 @@ func (r *Renderer) newFrame(m *mesh.GPU, cam view.Camera) (*frame, error) {
 	var err error
 	if f.records, err = r.recs.prepare(m.Len()); err != nil {
 		return nil, err
+	}
+	// The tiled path shades only the tiles that hold a triangle: the
+	// records pay where it shades more pixels than it sets up triangles,
+	// judged by its last frame (the paper's unzoomed views shade about as
+	// many as they set up, the zoomed ones several times as many). The
+	// loops' resolve shades every pixel.
+	if r.opts.Tiled && r.tiled != nil && r.tiled.lastSetUp > r.tiled.lastShaded {
+		f.records = false
 	}
 	switch {
 	case r.vis64 && !r.c.Caps().Atomic64:

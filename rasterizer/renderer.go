@@ -115,6 +115,8 @@ type Renderer struct {
 	zKeys   *gpu.Program    // the 32-bit path's one pass (KEYS); zSol its fallback
 	resolve *resolveStage
 	recs    *shadeRecords // the frame's shading records
+	// lastRecords says whether the last frame shaded from records (tests).
+	lastRecords bool
 
 	scanLoop *balancer.Loop[scanProblem]
 	zLoop    *balancer.Loop[uint32]

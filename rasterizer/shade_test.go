@@ -187,11 +187,14 @@ func TestShadeRecordsMatchComputed(t *testing.T) {
 			t.Cleanup(rd.Delete)
 			compare := func(label string, m *mesh.GPU, cam view.Camera) {
 				label = fmt.Sprintf("tiled %v, shading %v, %s", tiled, shading, label)
+				if rd.tiled != nil {
+					rd.tiled.lastSetUp = 0 // the tiled path then chooses records
+				}
 				if _, err := rd.Render(m, cam); err != nil {
 					t.Fatal(err)
 				}
-				if rd.recs.buf == nil {
-					t.Fatalf("%s: no shading records were stored", label)
+				if !rd.lastRecords {
+					t.Fatalf("%s: the frame did not shade from records", label)
 				}
 				withRecords := rd.Pixels()
 				shadeRecordsOff = true
@@ -199,6 +202,9 @@ func TestShadeRecordsMatchComputed(t *testing.T) {
 				shadeRecordsOff = false
 				if err != nil {
 					t.Fatal(err)
+				}
+				if rd.lastRecords {
+					t.Fatalf("%s: the frame shaded from records with them turned off", label)
 				}
 				samePixels(t, rd.Pixels(), withRecords, w, label+", shaded from the vertices", "from the records")
 			}

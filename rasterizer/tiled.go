@@ -75,9 +75,13 @@ type tiledStage struct {
 	binCap                           int
 	binned                           bool
 	filled                           int // the tiles that hold a triangle (listed in counter)
-	maxList                          int // list entries one storage block holds
-	maxPrep                          int // records one storage block holds
-	maxBins                          int // entries the bins may hold in all
+	// lastSetUp and lastShaded are the last frame's set-up triangles and
+	// the pixels of its tiles that hold one (Renderer.newFrame's choice of
+	// shading records).
+	lastSetUp, lastShaded int
+	maxList               int // list entries one storage block holds
+	maxPrep               int // records one storage block holds
+	maxBins               int // entries the bins may hold in all
 	// separateResolve makes every frame clear the buffers and shade by
 	// the resolve pass, as the loops do (comparisons).
 	separateResolve bool
@@ -303,6 +307,7 @@ func (s *tiledStage) setUp(b *setupBatch, recs *shadeRecords) (records int, stat
 		if records <= capacity || records > s.maxPrep {
 			s.binned = binCap > 0 && v[6] == 0
 			s.filled = int(v[7])
+			s.lastSetUp, s.lastShaded = records, s.filled*TileSize*TileSize
 			if need := int(v[6]); need > binCap {
 				// The next frames' bins: room for this one's busiest tile.
 				c := s.binCap
