@@ -57,14 +57,14 @@ type tiledStage struct {
 	c *gpu.Context
 	// setup and clip are tilesetup.comp (set up, records, tile counts;
 	// the triangles to clip) and its CLIP_PASS 1 (the same for the
-	// triangles to clip); shade is tile.comp SHADE 1 (a frame's only
-	// batch, shaded as it is drawn). [1] stores (shade: reads) the
-	// shading records, [0] (made when first needed) does not.
-	setup, clip, shade [2]*gpu.Program
-	listing            *gpu.Program        // tilelist.comp: the tiles that hold a triangle, the bins' overflow
-	emit               *gpu.Program        // tilebin.comp: the tile lists
-	raster             *gpu.Program        // tile.comp
-	counter            *gpu.Buffer[uint32] // tilesetup.comp's: records, the skip statistics, the triangles to clip, the bins' overflow; the tiles with triangles
+	// triangles to clip): [1] stores the shading records, [0] (made when
+	// first needed) does not.
+	setup, clip [2]*gpu.Program
+	// tileKernels holds tile.comp's variants as tileKernel makes them.
+	tileKernels map[tileVariant]*gpu.Program
+	listing     *gpu.Program        // tilelist.comp: the tiles that hold a triangle, the bins' overflow
+	emit        *gpu.Program        // tilebin.comp: the tile lists
+	counter     *gpu.Buffer[uint32] // tilesetup.comp's: records, the skip statistics, the triangles to clip, the bins' overflow; the tiles with triangles
 	// tileCount is per tile its triangles (the emit pass's cursor after
 	// the scan), tileStart its exclusive scan, list the records' indices
 	// grouped by tile, prep the records. bins holds binCap entries a tile
@@ -112,9 +112,41 @@ func (s *tiledStage) variants(records bool) (err error) {
 	if s.clip[k], err = s.c.Program("rasterizer/tilesetup.comp", map[string]string{"TILE": s.tile, "TEXELS": s.texelsDefine, "CLIP_PASS": "1", "SHADE_RECORDS": rec}); err != nil {
 		return err
 	}
-	s.shade[k], err = s.c.Program("rasterizer/tile.comp", map[string]string{"VIS64": s.vis64Define, "TILE": s.tile, "TEXELS": s.texelsDefine, "SHADE": "1", "SHADE_RECORDS": rec})
 	return err
 }
+
+// tileVariant is what a tile.comp variant does beyond the stage's own
+// defines: shade (SHADE: the frame's only batch, shaded as it is drawn),
+// from records (SHADE_RECORDS), for an image whose width is a multiple
+// of 8 (WHOLE_ROWS: its rows' words four to a vector).
+type tileVariant struct{ shade, records, wholeRows bool }
+
+// tileKernel returns tile.comp's variant v, made when first asked for.
+func (s *tiledStage) tileKernel(v tileVariant) (*gpu.Program, error) {
+	if p := s.tileKernels[v]; p != nil {
+		return p, nil
+	}
+	flag := func(b bool) string {
+		if b {
+			return "1"
+		}
+		return "0"
+	}
+	p, err := s.c.Program("rasterizer/tile.comp", map[string]string{"VIS64": s.vis64Define, "TILE": s.tile, "TEXELS": s.texelsDefine,
+		"SHADE": flag(v.shade), "SHADE_RECORDS": flag(v.records), "WHOLE_ROWS": flag(v.wholeRows)})
+	if err != nil {
+		return nil, err
+	}
+	if s.tileKernels == nil {
+		s.tileKernels = map[tileVariant]*gpu.Program{}
+	}
+	s.tileKernels[v] = p
+	return p, nil
+}
+
+// wholeRows says whether an image w pixels wide takes tile.comp's
+// WHOLE_ROWS variant.
+func wholeRows(w int) bool { return TileSize == 8 && w%8 == 0 }
 
 // tiledStorageBlocks makes the tiled stages that tests create read their
 // inputs as storage blocks, as on a driver whose texel limit is below its
@@ -153,10 +185,6 @@ func newTiledStage(c *gpu.Context, vis64 bool) (s *tiledStage, err error) {
 		return nil, err
 	}
 	if s.emit, err = c.Program("rasterizer/tilebin.comp", map[string]string{"TILE": tile}); err != nil {
-		return nil, err
-	}
-	v := s.vis64Define
-	if s.raster, err = c.Program("rasterizer/tile.comp", map[string]string{"VIS64": v, "TILE": tile, "TEXELS": texels}); err != nil {
 		return nil, err
 	}
 	if s.counter, err = gpu.NewBuffer[uint32](c, counterWords); err != nil {
@@ -458,11 +486,12 @@ func (f *frame) drawTiled(b *mesh.GPU, first, base int) (int, error) {
 		// from empty buffers and shade as they draw. Should a later
 		// block's batch follow, it merges into what this one wrote and
 		// resets shaded, and resolve shades the frame.
-		var err error
+		shade, err := r.tiled.tileKernel(tileVariant{shade: true, records: f.records, wholeRows: wholeRows(w)})
+		if err != nil {
+			return 0, err
+		}
 		f.timedGL(StageTiles, func() {
-			shade := r.tiled.shade[0]
 			if f.records {
-				shade = r.tiled.shade[1]
 				if err = r.recs.bindRead(b.N, r.tiled.texels); err != nil {
 					return
 				}
@@ -492,7 +521,11 @@ func (f *frame) drawTiled(b *mesh.GPU, first, base int) (int, error) {
 		if !f.cleared {
 			f.timedGL(StageZPrepare, f.clear)
 		}
-		f.timedGL(StageTiles, func() { r.tiled.draw(r.tiled.raster, r.depth, r.prims, w, h, false) })
+		p, err := r.tiled.tileKernel(tileVariant{wholeRows: wholeRows(w)})
+		if err != nil {
+			return 0, err
+		}
+		f.timedGL(StageTiles, func() { r.tiled.draw(p, r.depth, r.prims, w, h, false) })
 		f.shaded = false
 	}
 	r.clock.read(&f.st.Stages)
