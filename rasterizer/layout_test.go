@@ -126,12 +126,12 @@ var blockBinding = map[string]int{
 	// prepare.comp's views of four elements a uvec4
 	"Workload4": bindingWorkload, "ParallelIndex4": bindingParallelIndex, "Problem4": bindingProblem,
 	"Rows4": bindingRows, "SpanBase4": bindingSpanBase, "Spans4": bindingSpans,
-	"Depth4": bindingVisibility, "Prim4": bindingPrims, "Winner4": bindingWinner, "Vis4": bindingVisibility, "Image4": bindingImage,
+	"Depth4": bindingVisibility, "Prim4": bindingPrims, "Winner4": bindingWinner, "Vis4": bindingVisibility, "Image4": bindingImage, "Prims4": bindingPrims,
 }
 
 // rendererPrograms returns every kernel a renderer built, by name.
 func rendererPrograms(r *Renderer) []*gpu.Program {
-	ps := []*gpu.Program{r.setup.count[0], r.setup.count[1], r.setup.emit, r.setup.countClip[0], r.setup.countClip[1], r.setup.emitClip, r.scanSol, r.zSol[0], r.zSol[1], r.zKeys, r.resolve.prog[0], r.resolve.prog[1]}
+	ps := []*gpu.Program{r.setup.count[0], r.setup.count[1], r.setup.emit, r.setup.countClip[0], r.setup.countClip[1], r.setup.emitClip, r.scanSol, r.zSol[0], r.zSol[1], r.zKeys, r.resolve.prog[0][0], r.resolve.prog[0][1], r.resolve.prog[1][0], r.resolve.prog[1][1]}
 	ps = append(ps, r.prepare.prog[:]...)
 	if r.tiled != nil {
 		ps = append(ps, r.tiled.setup[0], r.tiled.setup[1], r.tiled.clip[0], r.tiled.clip[1], r.tiled.listing, r.tiled.emit)
@@ -173,6 +173,11 @@ func visibilityRenderers(t *testing.T, c *gpu.Context) []*Renderer {
 		}
 		if err := r.tiled.variants(false); err != nil {
 			t.Fatal(err)
+		}
+		for _, v := range [][2]bool{{false, false}, {false, true}, {true, false}, {true, true}} {
+			if _, err := r.resolve.program(v[0], v[1]); err != nil {
+				t.Fatal(err)
+			}
 		}
 		for _, v := range []tileVariant{{}, {wholeRows: true}, {shade: true}, {shade: true, records: true}, {shade: true, wholeRows: true}, {shade: true, records: true, wholeRows: true}} {
 			if _, err := r.tiled.tileKernel(v); err != nil {

@@ -1,6 +1,7 @@
 package rasterizer
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -13,9 +14,13 @@ import (
 // resolveStage runs shaders/rasterizer/resolve.comp.
 type resolveStage struct {
 	c *gpu.Context
-	// prog[1] reads the frame's shading records, prog[0] works them out
-	// per pixel (Renderer.Resolve's words, or a mesh too large for them).
-	prog [2]*gpu.Program
+	// prog[records][quads]: [1][...] reads the frame's shading records,
+	// [0][...] works them out per pixel (Renderer.Resolve's words, or a
+	// mesh too large for them); [...][1] (QUADS) shades four pixels an
+	// invocation, for a mesh of one block and an image width that is a
+	// multiple of 4. Made when first used.
+	prog   [2][2]*gpu.Program
+	texDef string // SHADE_TEXELS
 	// texels says that the shading reads the mesh's vertices and normals
 	// as buffer textures (shade.glsl SHADE_TEXELS, as the tiled path's
 	// does: llvmpipe gathers a texel for a vector's lanes at once, where
@@ -58,12 +63,31 @@ func newResolveStage(c *gpu.Context) (s *resolveStage, err error) {
 			}
 		}
 	}
-	for k, records := range []string{"0", "1"} {
-		if s.prog[k], err = c.Program("rasterizer/resolve.comp", map[string]string{"SHADE_TEXELS": texels, "SHADE_RECORDS": records}); err != nil {
-			return nil, err
-		}
+	s.texDef = texels
+	if _, err := s.program(true, true); err != nil {
+		return nil, err
 	}
 	return s, nil
+}
+
+// program returns resolve.comp's variant that reads records or not, four
+// pixels an invocation (quads) or one.
+func (s *resolveStage) program(records, quads bool) (*gpu.Program, error) {
+	r, q := 0, 0
+	if records {
+		r = 1
+	}
+	if quads {
+		q = 1
+	}
+	if s.prog[r][q] == nil {
+		p, err := s.c.Program("rasterizer/resolve.comp", map[string]string{"SHADE_TEXELS": s.texDef, "SHADE_RECORDS": fmt.Sprint(r), "QUADS": fmt.Sprint(q)})
+		if err != nil {
+			return nil, err
+		}
+		s.prog[r][q] = p
+	}
+	return s.prog[r][q], nil
 }
 
 func (s *resolveStage) delete() {
@@ -83,9 +107,12 @@ func (s *resolveStage) run(blocks []*mesh.GPU, prims, rgba gpu.Array[uint32], ca
 	if len(blocks) == 0 {
 		blocks = []*mesh.GPU{nil}
 	}
-	p := s.prog[0]
+	quads := len(blocks) == 1 && blocks[0] != nil && w%4 == 0
+	p, err := s.program(recs != nil, quads)
+	if err != nil {
+		return err
+	}
 	if recs != nil {
-		p = s.prog[1]
 		n := 0
 		for _, b := range blocks {
 			if b != nil {
@@ -103,7 +130,7 @@ func (s *resolveStage) run(blocks []*mesh.GPU, prims, rgba gpu.Array[uint32], ca
 	}
 	base := 0
 	for _, b := range blocks {
-		s.pass(p, b, base, prims, rgba, cam, mat, w, h)
+		s.pass(p, quads, b, base, prims, rgba, cam, mat, w, h)
 		if b != nil {
 			base += b.N
 		}
@@ -114,7 +141,7 @@ func (s *resolveStage) run(blocks []*mesh.GPU, prims, rgba gpu.Array[uint32], ca
 
 // pass shades the pixels whose primitive lies in block b, whose first
 // triangle has id base.
-func (s *resolveStage) pass(p *gpu.Program, b *mesh.GPU, base int, prims, rgba gpu.Array[uint32], cam view.Camera, mat Material, w, h int) {
+func (s *resolveStage) pass(p *gpu.Program, quads bool, b *mesh.GPU, base int, prims, rgba gpu.Array[uint32], cam view.Camera, mat Material, w, h int) {
 	n := 0
 	if b != nil {
 		n = b.N
@@ -129,6 +156,10 @@ func (s *resolveStage) pass(p *gpu.Program, b *mesh.GPU, base int, prims, rgba g
 	s.c.BindStorage(bindingPrims, prims)
 	s.c.BindStorage(bindingImage, rgba)
 	p.SetIvec2("size", int32(w), int32(h))
+	if quads {
+		p.DispatchInvocations2D(w/4, h)
+		return
+	}
 	p.DispatchInvocations2D(w, h)
 }
 
