@@ -97,17 +97,16 @@ func (r *Renderer) newFrame(m *mesh.GPU, cam view.Camera) (*frame, error) {
 		return nil, fmt.Errorf("rasterizer: %d triangles: primitive ids are 32-bit, with %#x meaning none", total, raster.NoPrimitive)
 	}
 	f := &frame{r: r, batch: r.batchTriangles, mvp: mvp, cam: cam}
-	var err error
-	if f.records, err = r.recs.prepare(m.Len()); err != nil {
-		return nil, err
-	}
 	// The tiled path shades only the tiles that hold a triangle: the
 	// records pay where it shades more pixels than it sets up triangles,
 	// judged by its last frame (the paper's unzoomed views shade about as
 	// many as they set up, the zoomed ones several times as many). The
 	// loops' resolve shades every pixel.
-	if r.opts.Tiled && r.tiled != nil && r.tiled.lastSetUp > r.tiled.lastShaded {
-		f.records = false
+	if !(r.opts.Tiled && r.tiled != nil && r.tiled.lastSetUp > r.tiled.lastShaded) {
+		var err error
+		if f.records, err = r.recs.prepare(m.Len()); err != nil {
+			return nil, err
+		}
 	}
 	switch {
 	case r.vis64 && !r.c.Caps().Atomic64:

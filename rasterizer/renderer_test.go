@@ -54,6 +54,16 @@ func testViewCamera(w, h int) view.Camera {
 	}
 }
 
+// neverOptions are DefaultOptions for a w x h image with both loops
+// under the paper's original policy (Never), quiet.
+func neverOptions(w, h int) Options {
+	o := DefaultOptions()
+	o.Width, o.Height = w, h
+	o.ScanConversion = quiet(balancer.Config{Policy: balancer.Never})
+	o.ZBuffer = quiet(balancer.Config{Policy: balancer.Never})
+	return o
+}
+
 func quiet(cfg balancer.Config) balancer.Config {
 	cfg.Logf = func(string, ...any) {}
 	if cfg.CostIterations == 0 {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 
-	"github.com/dpgl/dpgl/balancer"
 	"github.com/dpgl/dpgl/gpu/gputest"
 	"github.com/dpgl/dpgl/rasterizer/mesh"
 	"github.com/dpgl/dpgl/rasterizer/raster"
@@ -175,11 +174,8 @@ func TestShadeRecordsMatchComputed(t *testing.T) {
 	}
 	for _, tiled := range []bool{false, true} {
 		for _, shading := range []Shading{Smooth, Flat} {
-			o := DefaultOptions()
-			o.Width, o.Height, o.Tiled = w, h, tiled
-			o.Material.Shading = shading
-			o.ScanConversion = quiet(balancer.Config{Policy: balancer.Never})
-			o.ZBuffer = quiet(balancer.Config{Policy: balancer.Never})
+			o := neverOptions(w, h)
+			o.Tiled, o.Material.Shading = tiled, shading
 			rd, err := New(s, o)
 			if err != nil {
 				t.Fatal(err)

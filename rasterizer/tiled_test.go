@@ -8,7 +8,6 @@ import (
 
 	"github.com/go-gl/mathgl/mgl32"
 
-	"github.com/dpgl/dpgl/balancer"
 	"github.com/dpgl/dpgl/gpu"
 	"github.com/dpgl/dpgl/gpu/gputest"
 	"github.com/dpgl/dpgl/rasterizer/dataset"
@@ -84,10 +83,8 @@ func TestTiledMatchesPaperRenderer(t *testing.T) {
 	forVisibilityPaths(t, c, func(vis32 bool) {
 		for _, size := range sizes {
 			w, h := size[0], size[1]
-			o := DefaultOptions()
-			o.Width, o.Height, o.Visibility32 = w, h, vis32
-			o.ScanConversion = quiet(balancer.Config{Policy: balancer.Never})
-			o.ZBuffer = quiet(balancer.Config{Policy: balancer.Never})
+			o := neverOptions(w, h)
+			o.Visibility32 = vis32
 			paper, err := New(s, o)
 			if err != nil {
 				t.Fatal(err)
@@ -215,11 +212,8 @@ func TestTiledShadesFlat(t *testing.T) {
 	c := gputest.Context(t)
 	s := newScanner(t, c)
 	const w, h = 64, 48
-	o := DefaultOptions()
-	o.Width, o.Height = w, h
+	o := neverOptions(w, h)
 	o.Material.Shading = Flat
-	o.ScanConversion = quiet(balancer.Config{Policy: balancer.Never})
-	o.ZBuffer = quiet(balancer.Config{Policy: balancer.Never})
 	paper, err := New(s, o)
 	if err != nil {
 		t.Fatal(err)
