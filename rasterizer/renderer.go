@@ -190,13 +190,10 @@ func New(s *scan.Scanner, o Options) (r *Renderer, err error) {
 	// the driver's texel limit covers a storage block (as setup reads its
 	// vertices).
 	r.texels = r.setup.texels
-	texels := "0"
+	texels := define(r.texels)
 	if r.texels {
-		texels = "1"
-		for _, t := range []**gpu.TexelBuffer{&r.spanTexels, &r.triTexels} {
-			if *t, err = gpu.NewTexelBuffer(c); err != nil {
-				return nil, err
-			}
+		if err = newTexelBuffers(c, &r.spanTexels, &r.triTexels); err != nil {
+			return nil, err
 		}
 	}
 	if r.scanSol, err = c.Program("rasterizer/scanconv.comp", map[string]string{"TEXELS": texels}); err != nil {

@@ -1,7 +1,6 @@
 package rasterizer
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -19,8 +18,7 @@ type resolveStage struct {
 	// mesh too large for them); [...][1] (QUADS) shades four pixels an
 	// invocation, for a mesh of one block and an image width that is a
 	// multiple of 4. Made when first used.
-	prog   [2][2]*gpu.Program
-	texDef string // SHADE_TEXELS
+	prog [2][2]*gpu.Program
 	// texels says that the shading reads the mesh's vertices and normals
 	// as buffer textures (shade.glsl SHADE_TEXELS, as the tiled path's
 	// does: llvmpipe gathers a texel for a vector's lanes at once, where
@@ -45,6 +43,26 @@ func texelsCoverBlocks(c *gpu.Context, blocks bool) (ok bool) {
 	return ok
 }
 
+// newTexelBuffers makes the buffer textures *ts of a stage whose kernels
+// read buffer textures; on an error the ones made are left for the
+// stage's delete.
+func newTexelBuffers(c *gpu.Context, ts ...**gpu.TexelBuffer) (err error) {
+	for _, t := range ts {
+		if *t, err = gpu.NewTexelBuffer(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// define is a kernel's 0/1 define (TEXELS, SHADE_RECORDS, ...) for b.
+func define(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
+}
+
 func newResolveStage(c *gpu.Context) (s *resolveStage, err error) {
 	s = &resolveStage{c: c}
 	defer func() {
@@ -54,16 +72,11 @@ func newResolveStage(c *gpu.Context) (s *resolveStage, err error) {
 		}
 	}()
 	s.texels = texelsCoverBlocks(c, storageBlockInputs)
-	texels := "0"
 	if s.texels {
-		texels = "1"
-		for _, t := range []**gpu.TexelBuffer{&s.posTexels, &s.nrmTexels} {
-			if *t, err = gpu.NewTexelBuffer(c); err != nil {
-				return nil, err
-			}
+		if err = newTexelBuffers(c, &s.posTexels, &s.nrmTexels); err != nil {
+			return nil, err
 		}
 	}
-	s.texDef = texels
 	if _, err := s.program(true, true); err != nil {
 		return nil, err
 	}
@@ -81,7 +94,7 @@ func (s *resolveStage) program(records, quads bool) (*gpu.Program, error) {
 		q = 1
 	}
 	if s.prog[r][q] == nil {
-		p, err := s.c.Program("rasterizer/resolve.comp", map[string]string{"SHADE_TEXELS": s.texDef, "SHADE_RECORDS": fmt.Sprint(r), "QUADS": fmt.Sprint(q)})
+		p, err := s.c.Program("rasterizer/resolve.comp", map[string]string{"SHADE_TEXELS": define(s.texels), "SHADE_RECORDS": define(records), "QUADS": define(quads)})
 		if err != nil {
 			return nil, err
 		}

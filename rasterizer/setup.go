@@ -58,27 +58,28 @@ func newSetupStage(c *gpu.Context) (*setupStage, error) {
 	}
 	s := &setupStage{c: c}
 	s.texels = texelsCoverBlocks(c, storageBlockInputs)
-	texels := "0"
 	if s.texels {
-		texels = "1"
-		for _, t := range []**gpu.TexelBuffer{&s.posTexels, &s.nrmTexels} {
-			var err error
-			if *t, err = gpu.NewTexelBuffer(c); err != nil {
-				s.delete()
-				return nil, err
-			}
+		if err := newTexelBuffers(c, &s.posTexels, &s.nrmTexels); err != nil {
+			s.delete()
+			return nil, err
 		}
 	}
 	for _, k := range []struct {
-		p                   **gpu.Program
-		emit, clip, records string
-	}{{&s.count[1], "0", "0", "1"}, {&s.emit, "1", "0", "0"}, {&s.countClip[1], "0", "1", "1"}, {&s.emitClip, "1", "1", "0"}} {
-		p, err := c.Program("rasterizer/setup.comp", map[string]string{"EMIT": k.emit, "CLIP_PASS": k.clip, "TEXELS": texels, "SHADE_RECORDS": k.records})
+		p    **gpu.Program
+		clip string
+	}{{&s.emit, "0"}, {&s.emitClip, "1"}} {
+		p, err := c.Program("rasterizer/setup.comp", map[string]string{"EMIT": "1", "CLIP_PASS": k.clip, "TEXELS": define(s.texels)})
 		if err != nil {
 			s.delete()
 			return nil, err
 		}
 		*k.p = p
+	}
+	// The counting passes that store shading records, which frames
+	// usually take; the others are made when first needed.
+	if _, _, err := s.counting(true); err != nil {
+		s.delete()
+		return nil, err
 	}
 	var err error
 	if s.stats, err = gpu.NewBuffer[uint32](c, setupStatWords); err != nil {
@@ -102,15 +103,11 @@ func (s *setupStage) counting(records bool) (all, clip *gpu.Program, err error) 
 		k = 1
 	}
 	if s.count[k] == nil {
-		texels := "0"
-		if s.texels {
-			texels = "1"
-		}
 		for _, v := range []struct {
 			p    **gpu.Program
 			clip string
 		}{{&s.count[k], "0"}, {&s.countClip[k], "1"}} {
-			if *v.p, err = s.c.Program("rasterizer/setup.comp", map[string]string{"EMIT": "0", "CLIP_PASS": v.clip, "TEXELS": texels, "SHADE_RECORDS": fmt.Sprint(k)}); err != nil {
+			if *v.p, err = s.c.Program("rasterizer/setup.comp", map[string]string{"EMIT": "0", "CLIP_PASS": v.clip, "TEXELS": define(s.texels), "SHADE_RECORDS": define(records)}); err != nil {
 				return nil, nil, err
 			}
 		}
@@ -136,10 +133,11 @@ type setupBatch struct {
 	mat     Material
 }
 
-// recordInputs binds what passes p read to store shading records, on
-// the GL thread; nothing without records. nrm is the stage's buffer
-// texture of the normals (nil where the passes read storage blocks).
-func (b *setupBatch) recordInputs(c *gpu.Context, p *gpu.Program, nrm *gpu.TexelBuffer, recs *shadeRecords) {
+// recordInputs binds what passes ps read to store shading records, and
+// sets their uniforms, on the GL thread; nothing without records. nrm is
+// the stage's buffer texture of the normals (nil where the passes read
+// storage blocks).
+func (b *setupBatch) recordInputs(c *gpu.Context, nrm *gpu.TexelBuffer, recs *shadeRecords, ps ...*gpu.Program) {
 	if !b.records {
 		return
 	}
@@ -149,7 +147,9 @@ func (b *setupBatch) recordInputs(c *gpu.Context, p *gpu.Program, nrm *gpu.Texel
 		c.BindStorage(bindingNormals, b.normals)
 	}
 	recs.bindStore()
-	setRecordUniforms(p, b.cam, b.mat)
+	for _, p := range ps {
+		setRecordUniforms(p, b.cam, b.mat)
+	}
 }
 
 // bindVertices binds the batch's vertices as the passes read them, on
@@ -210,8 +210,7 @@ func (s *setupStage) countPass(b *setupBatch, tris gpu.Array[gpuTri], recs *shad
 		// leave them alone.
 		s.c.BindStorage(bindingTriSlots, nil)
 		s.c.BindStorage(bindingRows, nil)
-		b.recordInputs(s.c, all, s.nrmTexels, recs)
-		b.recordInputs(s.c, clip, s.nrmTexels, recs)
+		b.recordInputs(s.c, s.nrmTexels, recs, all, clip)
 		s.passes(all, clip, b)
 	})
 	return nil

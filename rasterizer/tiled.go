@@ -91,8 +91,7 @@ type tiledStage struct {
 	// storage block (llvmpipe's does), else as storage blocks.
 	texels                           bool
 	posTexels, nrmTexels, prepTexels *gpu.TexelBuffer
-	// The defines of the kernels' variants (variants).
-	tile, texelsDefine, vis64Define string
+	vis64                            bool // the visibility buffers are the 64-bit scheme's (tile.comp VIS64)
 }
 
 // variants makes the kernels that store (records) or do not store the
@@ -105,14 +104,15 @@ func (s *tiledStage) variants(records bool) (err error) {
 	if s.setup[k] != nil {
 		return nil
 	}
-	rec := fmt.Sprint(k)
-	if s.setup[k], err = s.c.Program("rasterizer/tilesetup.comp", map[string]string{"TILE": s.tile, "TEXELS": s.texelsDefine, "SHADE_RECORDS": rec}); err != nil {
-		return err
+	for _, v := range []struct {
+		p    **gpu.Program
+		clip string
+	}{{&s.setup[k], "0"}, {&s.clip[k], "1"}} {
+		if *v.p, err = s.c.Program("rasterizer/tilesetup.comp", map[string]string{"TILE": fmt.Sprint(TileSize), "TEXELS": define(s.texels), "CLIP_PASS": v.clip, "SHADE_RECORDS": define(records)}); err != nil {
+			return err
+		}
 	}
-	if s.clip[k], err = s.c.Program("rasterizer/tilesetup.comp", map[string]string{"TILE": s.tile, "TEXELS": s.texelsDefine, "CLIP_PASS": "1", "SHADE_RECORDS": rec}); err != nil {
-		return err
-	}
-	return err
+	return nil
 }
 
 // tileVariant is what a tile.comp variant does beyond the stage's own
@@ -126,14 +126,8 @@ func (s *tiledStage) tileKernel(v tileVariant) (*gpu.Program, error) {
 	if p := s.tileKernels[v]; p != nil {
 		return p, nil
 	}
-	flag := func(b bool) string {
-		if b {
-			return "1"
-		}
-		return "0"
-	}
-	p, err := s.c.Program("rasterizer/tile.comp", map[string]string{"VIS64": s.vis64Define, "TILE": s.tile, "TEXELS": s.texelsDefine,
-		"SHADE": flag(v.shade), "SHADE_RECORDS": flag(v.records), "WHOLE_ROWS": flag(v.wholeRows)})
+	p, err := s.c.Program("rasterizer/tile.comp", map[string]string{"VIS64": define(s.vis64), "TILE": fmt.Sprint(TileSize), "TEXELS": define(s.texels),
+		"SHADE": define(v.shade), "SHADE_RECORDS": define(v.records), "WHOLE_ROWS": define(v.wholeRows)})
 	if err != nil {
 		return nil, err
 	}
@@ -165,18 +159,11 @@ func newTiledStage(c *gpu.Context, vis64 bool) (s *tiledStage, err error) {
 		}
 	}()
 	s.texels = texelsCoverBlocks(c, tiledStorageBlocks)
-	tile, texels := fmt.Sprint(TileSize), "0"
+	s.vis64 = vis64
 	if s.texels {
-		texels = "1"
-		for _, t := range []**gpu.TexelBuffer{&s.posTexels, &s.nrmTexels, &s.prepTexels} {
-			if *t, err = gpu.NewTexelBuffer(c); err != nil {
-				return nil, err
-			}
+		if err = newTexelBuffers(c, &s.posTexels, &s.nrmTexels, &s.prepTexels); err != nil {
+			return nil, err
 		}
-	}
-	s.tile, s.texelsDefine, s.vis64Define = tile, texels, "0"
-	if vis64 {
-		s.vis64Define = "1"
 	}
 	if err := s.variants(true); err != nil {
 		return nil, err
@@ -184,7 +171,7 @@ func newTiledStage(c *gpu.Context, vis64 bool) (s *tiledStage, err error) {
 	if s.listing, err = c.Program("rasterizer/tilelist.comp", nil); err != nil {
 		return nil, err
 	}
-	if s.emit, err = c.Program("rasterizer/tilebin.comp", map[string]string{"TILE": tile}); err != nil {
+	if s.emit, err = c.Program("rasterizer/tilebin.comp", map[string]string{"TILE": fmt.Sprint(TileSize)}); err != nil {
 		return nil, err
 	}
 	if s.counter, err = gpu.NewBuffer[uint32](c, counterWords); err != nil {
@@ -293,7 +280,7 @@ func (s *tiledStage) setUp(b *setupBatch, recs *shadeRecords) (records int, stat
 				s.c.BindStorage(bindingTilePreps, s.prep)
 				s.c.BindStorage(bindingTileList, s.list)
 				s.c.BindStorage(bindingTileBins, s.bins)
-				b.recordInputs(s.c, p, s.nrmTexels, recs)
+				b.recordInputs(s.c, s.nrmTexels, recs, p)
 				p.SetMat4("mvp", *b.mvp)
 				p.SetUint("numTris", uint32(n))
 				p.SetUint("first", uint32(b.first))
