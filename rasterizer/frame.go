@@ -139,9 +139,12 @@ func (f *frame) draw(b *mesh.GPU, first, base int) (int, error) {
 }
 
 // batch is what setup made of a batch of triangles: n input triangles
-// became tris set-up triangles of spans rows in all.
+// became tris set-up triangles of spans rows in all; exactDepth says that
+// each has an area2 below 2^28, so that the z-buffer loop may work out
+// depths in doubles (zbuffer.comp EXACT_DEPTH).
 type batch struct {
 	n, tris, spans int
+	exactDepth     bool
 }
 
 // timed issues stage s's commands, fn, between the stage's timestamps.

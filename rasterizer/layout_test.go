@@ -131,7 +131,10 @@ var blockBinding = map[string]int{
 
 // rendererPrograms returns every kernel a renderer built, by name.
 func rendererPrograms(r *Renderer) []*gpu.Program {
-	ps := []*gpu.Program{r.setup.count[0], r.setup.count[1], r.setup.emit, r.setup.countClip[0], r.setup.countClip[1], r.setup.emitClip, r.scanSol, r.zSol[0], r.zSol[1], r.zKeys, r.resolve.prog[0][0], r.resolve.prog[0][1], r.resolve.prog[1][0], r.resolve.prog[1][1]}
+	ps := []*gpu.Program{r.setup.count[0], r.setup.count[1], r.setup.emit, r.setup.countClip[0], r.setup.countClip[1], r.setup.emitClip, r.scanSol, r.resolve.prog[0][0], r.resolve.prog[0][1], r.resolve.prog[1][0], r.resolve.prog[1][1]}
+	for _, z := range r.zSol {
+		ps = append(ps, z[:]...)
+	}
 	ps = append(ps, r.prepare.prog[:]...)
 	if r.tiled != nil {
 		ps = append(ps, r.tiled.setup[0], r.tiled.setup[1], r.tiled.clip[0], r.tiled.clip[1], r.tiled.listing, r.tiled.emit)
@@ -177,6 +180,18 @@ func visibilityRenderers(t *testing.T, c *gpu.Context) []*Renderer {
 		for _, v := range [][2]bool{{false, false}, {false, true}, {true, false}, {true, true}} {
 			if _, err := r.resolve.program(v[0], v[1]); err != nil {
 				t.Fatal(err)
+			}
+		}
+		// The z-buffer loop's kernels of this path, made when first used.
+		kernels := []zKernel{zDepth}
+		if !r.vis64 {
+			kernels = append(kernels, zIDs, zKeys)
+		}
+		for _, k := range kernels {
+			for _, exact := range []bool{false, true} {
+				if _, err := r.zProgram(k, exact); err != nil {
+					t.Fatal(err)
+				}
 			}
 		}
 		for _, v := range []tileVariant{{}, {wholeRows: true}, {shade: true}, {shade: true, records: true}, {shade: true, wholeRows: true}, {shade: true, records: true, wholeRows: true}} {
@@ -255,7 +270,7 @@ type words struct {
 var wordViews = []words{
 	{func(r *Renderer) *gpu.Program { return r.scanSol }, "Spans", reflect.TypeFor[span]()},
 	{func(r *Renderer) *gpu.Program { return r.scanSol }, "BalancerProblems", reflect.TypeFor[scanProblem]()},
-	{func(r *Renderer) *gpu.Program { return r.zKeys }, "Spans", reflect.TypeFor[span]()},
+	{func(r *Renderer) *gpu.Program { return r.zSol[1][zKeys] }, "Spans", reflect.TypeFor[span]()},
 	{func(r *Renderer) *gpu.Program { return r.prepare.prog[spanProblems] }, "Spans4", reflect.TypeFor[span]()},
 }
 

@@ -71,6 +71,7 @@ func TestRasterGLSLMatchesGo(t *testing.T) {
 		ins = append(ins, rasterIn{[4]int32{x[0], y[0], x[1], y[1]}, [4]int32{x[2], y[2], int32(z[0])}, [4]uint32{z[1], z[2], uint32(i)}})
 	}
 	n := len(ins)
+	exact := 0 // rows whose depths were also compared in doubles
 	for _, size := range [][2]int{{37, rows}, {1, 1}, {50, 20}} {
 		w, h := size[0], size[1]
 		in, _ := gpu.NewBufferFrom(c, ins)
@@ -78,16 +79,17 @@ func TestRasterGLSLMatchesGo(t *testing.T) {
 		ok, _ := gpu.NewBuffer[uint32](c, n)
 		sp, _ := gpu.NewBuffer[[2]int32](c, n*rows)
 		dp, _ := gpu.NewBuffer[[2]uint32](c, n*rows)
+		ep, _ := gpu.NewBuffer[[2]uint32](c, n*rows)
 		c.Do(func() {
-			for i, b := range []gpu.Storage{in, tb, ok, sp, dp} {
+			for i, b := range []gpu.Storage{in, tb, ok, sp, dp, ep} {
 				c.BindStorage(i, b)
 			}
 			p.SetUint("n", uint32(n))
 			p.SetIvec2("size", int32(w), int32(h))
 			p.DispatchInvocations(n)
 		})
-		gt, gok, gsp, gdp := tb.Download(), ok.Download(), sp.Download(), dp.Download()
-		for _, b := range []interface{ Delete() }{in, tb, ok, sp, dp} {
+		gt, gok, gsp, gdp, gep := tb.Download(), ok.Download(), sp.Download(), dp.Download(), ep.Download()
+		for _, b := range []interface{ Delete() }{in, tb, ok, sp, dp, ep} {
 			b.Delete()
 		}
 		for i, v := range ins {
@@ -115,59 +117,78 @@ func TestRasterGLSLMatchesGo(t *testing.T) {
 					if gdp[i*rows+y] != want {
 						t.Fatalf("%dx%d triangle %d row %d: GPU depths %v, Go %v", w, h, i, y, gdp[i*rows+y], want)
 					}
+					if tri.Area2 < 1<<28 {
+						exact++
+						if gep[i*rows+y] != want {
+							t.Fatalf("%dx%d triangle %d (area2 %d) row %d: GPU depths in doubles %v, Go %v", w, h, i, tri.Area2, y, gep[i*rows+y], want)
+						}
+					}
 				}
 			}
 		}
 	}
+	if exact < 10000 {
+		t.Errorf("only %d rows of triangles with area2 below 2^28 compared their depths in doubles", exact)
+	}
+	t.Logf("%d rows' depths compared in doubles too", exact)
 }
 
 // TestFloorDivEstimate checks raster.glsl's floorDivEst, the double
 // estimate of a 64-bit floor division and its one correcting step, on the
 // quotients the spans and depths ask of it at their largest (|n / a| up to
 // 2^49, n up to 2^62) and on the dividends around exact multiples, where a
-// double quotient rounds to the next integer either way.
+// double quotient rounds to the next integer either way; and floorDivRecip,
+// the same in doubles by a reciprocal, over its range (|n| + a < 2^53,
+// |n / a| < 2^50).
 func TestFloorDivEstimate(t *testing.T) {
 	c := gputest.Context(t)
-	p, err := c.ProgramFS(overlayFS{os.DirFS("testdata")}, "divtest.comp", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := rand.New(rand.NewPCG(5, 6))
-	var in []int64
-	for i := 0; i < 20000; i++ {
-		a := int64(1) + r.Int64N(int64(1)<<(1+r.IntN(37)))
-		qmax := min(int64(1)<<49, (int64(1)<<62)/a)
-		q := r.Int64N(qmax) - qmax/2
-		n := q*a + []int64{-1, 0, 1, a - 1, -a + 1, r.Int64N(a)}[i%6]
-		in = append(in, n, a)
-	}
-	in = append(in, 0, 1, -1, 1, 1, 1, -1, 3, 7, 3, -7, 3)
-	m := len(in) / 2
-	ib, err := gpu.NewBufferFrom(c, in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ib.Delete()
-	ob, err := gpu.NewBuffer[int64](c, m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ob.Delete()
-	c.Do(func() {
-		c.BindStorage(0, ib)
-		c.BindStorage(1, ob)
-		p.SetUint("n", uint32(m))
-		p.DispatchInvocations(m)
-	})
-	got := ob.Download()
-	for i := 0; i < m; i++ {
-		n, a := in[2*i], in[2*i+1]
-		want := n / a
-		if n%a != 0 && n < 0 {
-			want--
+	for _, k := range []struct {
+		name       string
+		recip      string
+		maxN, maxQ int64
+		maxABits   int
+	}{{"floorDivEst", "0", 1 << 62, 1 << 49, 37}, {"floorDivRecip", "1", 1<<52 - 1, 1 << 49, 40}} {
+		p, err := c.ProgramFS(overlayFS{os.DirFS("testdata")}, "divtest.comp", map[string]string{"RECIP": k.recip})
+		if err != nil {
+			t.Fatal(err)
 		}
-		if got[i] != want {
-			t.Fatalf("floorDivEst(%d, %d) = %d, want %d", n, a, got[i], want)
+		r := rand.New(rand.NewPCG(5, 6))
+		var in []int64
+		for i := 0; i < 20000; i++ {
+			a := int64(1) + r.Int64N(int64(1)<<(1+r.IntN(k.maxABits)))
+			qmax := min(k.maxQ, k.maxN/a-1)
+			q := r.Int64N(qmax) - qmax/2
+			n := q*a + []int64{-1, 0, 1, a - 1, -a + 1, r.Int64N(a)}[i%6]
+			in = append(in, n, a)
+		}
+		in = append(in, 0, 1, -1, 1, 1, 1, -1, 3, 7, 3, -7, 3)
+		m := len(in) / 2
+		ib, err := gpu.NewBufferFrom(c, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ob, err := gpu.NewBuffer[int64](c, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Do(func() {
+			c.BindStorage(0, ib)
+			c.BindStorage(1, ob)
+			p.SetUint("n", uint32(m))
+			p.DispatchInvocations(m)
+		})
+		got := ob.Download()
+		ib.Delete()
+		ob.Delete()
+		for i := 0; i < m; i++ {
+			n, a := in[2*i], in[2*i+1]
+			want := n / a
+			if n%a != 0 && n < 0 {
+				want--
+			}
+			if got[i] != want {
+				t.Fatalf("%s(%d, %d) = %d, want %d", k.name, n, a, got[i], want)
+			}
 		}
 	}
 }

@@ -111,12 +111,18 @@ type Renderer struct {
 	setup   *setupStage
 	prepare *prepareKernels
 	scanSol *gpu.Program
-	zSol    [2]*gpu.Program // pass 1 (or the 64-bit pass), pass 2
-	zKeys   *gpu.Program    // the 32-bit path's one pass (KEYS); zSol its fallback
+	// zSol[exact][k]: the z-buffer loop's kernels, k a zKernel; exact
+	// 1 works out depths in doubles (zbuffer.comp EXACT_DEPTH), for a
+	// batch without large triangles. Made when first used (zProgram).
+	zSol    [2][numZKernels]*gpu.Program
+	zDefs   map[string]string // zbuffer.comp's defines common to its kernels
 	resolve *resolveStage
 	recs    *shadeRecords // the frame's shading records
 	// lastRecords says whether the last frame shaded from records (tests).
 	lastRecords bool
+	// lastExactDepth says whether the last batch's z-buffer loop worked
+	// out depths in doubles (tests).
+	lastExactDepth bool
 
 	scanLoop *balancer.Loop[scanProblem]
 	zLoop    *balancer.Loop[uint32]
@@ -199,23 +205,14 @@ func New(s *scan.Scanner, o Options) (r *Renderer, err error) {
 	if r.scanSol, err = c.Program("rasterizer/scanconv.comp", map[string]string{"TEXELS": texels}); err != nil {
 		return nil, err
 	}
-	vis := map[string]string{"VIS64": "0", "PASS": "1", "TEXELS": texels}
+	r.zDefs = map[string]string{"VIS64": define(r.vis64), "VIS64_EMULATE": define(r.emulate), "TEXELS": texels}
+	// The kernel most frames take: the one pass, depths in doubles.
+	first := zKeys
 	if r.vis64 {
-		vis["VIS64"] = "1"
-		if r.emulate {
-			vis["VIS64_EMULATE"] = "1"
-		}
+		first = zDepth
 	}
-	if r.zSol[0], err = c.Program("rasterizer/zbuffer.comp", vis); err != nil {
+	if _, err = r.zProgram(first, true); err != nil {
 		return nil, err
-	}
-	if !r.vis64 {
-		if r.zSol[1], err = c.Program("rasterizer/zbuffer.comp", map[string]string{"VIS64": "0", "PASS": "2", "TEXELS": texels}); err != nil {
-			return nil, err
-		}
-		if r.zKeys, err = c.Program("rasterizer/zbuffer.comp", map[string]string{"VIS64": "0", "KEYS": "1", "TEXELS": texels}); err != nil {
-			return nil, err
-		}
 	}
 	if r.prepare, err = newPrepareKernels(c, r.vis64, r.emulate); err != nil {
 		return nil, err

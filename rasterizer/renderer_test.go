@@ -172,6 +172,61 @@ func TestRenderMatchesCPUReference(t *testing.T) {
 	})
 }
 
+// TestRenderDepthInDoubles: a batch whose set-up triangles all have an
+// area2 below 2^28 takes the z-buffer's depths in doubles, one with a
+// larger triangle in 64-bit integers, and both draw the CPU reference's
+// depths and ids, bit for bit, on every visibility path.
+func TestRenderDepthInDoubles(t *testing.T) {
+	c := gputest.Context(t)
+	s := newScanner(t, c)
+	const w, h = 96, 80
+	small := sphereSoup(16, 32)
+	// A quad nearly filling the view, crossing the sphere: area2 far
+	// above 2^28 (2048 pixels).
+	large := append(append([][3]float32{}, small...), [3]float32{-1.5, -1.2, 0.3}, [3]float32{1.5, -1.2, -0.4}, [3]float32{1.5, 1.2, 0.2}, [3]float32{-1.5, -1.2, 0.3}, [3]float32{1.5, 1.2, 0.2}, [3]float32{-1.5, 1.2, -0.3})
+	cam := testViewCamera(w, h)
+	mvp := cam.MVP()
+	forVisibilityPaths(t, c, func(vis32 bool) {
+		for _, k := range []struct {
+			name  string
+			soup  [][3]float32
+			exact bool
+		}{{"small triangles", small, true}, {"a large triangle", large, false}} {
+			tris, _ := raster.SetupMesh(&mvp, k.soup, w, h)
+			ref := raster.Rasterize(tris, w, h)
+			m := uploadSoup(t, c, k.soup)
+			o := DefaultOptions()
+			o.Width, o.Height, o.Visibility32 = w, h, vis32
+			rd, err := New(s, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, err := rd.Render(m, cam)
+			if err != nil {
+				t.Fatal(err)
+			}
+			name := fmt.Sprintf("%s, %s", k.name, st.Visibility)
+			if rd.lastExactDepth != k.exact {
+				t.Errorf("%s: depths in doubles %v, want %v", name, rd.lastExactDepth, k.exact)
+			}
+			drawn := 0
+			for p, v := range rd.Visibility() {
+				want := uint64(ref.Depth[p])<<32 | uint64(ref.Prim[p])
+				if v != want {
+					t.Fatalf("%s: pixel (%d,%d) has visibility %#x, the CPU reference %#x", name, p%w, p/w, v, want)
+				}
+				if ref.Prim[p] != raster.NoPrimitive {
+					drawn++
+				}
+			}
+			if drawn < w*h/4 {
+				t.Fatalf("%s: only %d pixels drawn", name, drawn)
+			}
+			rd.Delete()
+		}
+	})
+}
+
 func TestRenderHostileInput(t *testing.T) {
 	c := gputest.Context(t)
 	s := newScanner(t, c)

@@ -41,7 +41,8 @@ type setupStage struct {
 	posTexels, nrmTexels *gpu.TexelBuffer
 	// stats: outside, clipped, non-finite, zero-area; the listed
 	// triangles; the clipping passes' work groups (x, y, z: their indirect
-	// dispatch).
+	// dispatch); the set-up triangles too large for the z-buffer's depth
+	// in doubles (zbuffer.comp EXACT_DEPTH).
 	stats *gpu.Buffer[uint32]
 }
 
@@ -49,7 +50,8 @@ type setupStage struct {
 const (
 	setupStatListed = 4 // triangles listed for the clipping passes
 	setupStatGroups = 5 // their work groups: x, y, z from here
-	setupStatWords  = 8
+	setupStatLarge  = 8 // set-up triangles whose area2 is 2^28 or more
+	setupStatWords  = 9
 )
 
 func newSetupStage(c *gpu.Context) (*setupStage, error) {
@@ -200,7 +202,7 @@ func (s *setupStage) countPass(b *setupBatch, tris gpu.Array[gpuTri], recs *shad
 	if err := grow(s.c, &s.counts, 2*b.n+2, "setup counts"); err != nil {
 		return err
 	}
-	s.stats.Write(0, []uint32{0, 0, 0, 0, 0, 0, 1, 1})
+	s.stats.Write(0, []uint32{0, 0, 0, 0, 0, 0, 1, 1, 0})
 	s.c.Do(func() {
 		s.bindVertices(b)
 		s.c.BindStorage(bindingSetupCounts, s.counts)
@@ -235,10 +237,11 @@ func (s *setupStage) emitPass(b *setupBatch, total int, tris gpu.Array[gpuTri], 
 	})
 }
 
-// readStats returns the skip statistics of the last counting pass.
-func (s *setupStage) readStats(input, output int) raster.SetupStats {
-	v := s.stats.Download()[:4]
-	return raster.SetupStats{Input: input, Outside: int(v[0]), Clipped: int(v[1]), NonFinite: int(v[2]), ZeroArea: int(v[3]), Output: output}
+// readStats returns the skip statistics of the last counting pass, and
+// how many of its set-up triangles have an area2 of 2^28 or more.
+func (s *setupStage) readStats(input, output int) (raster.SetupStats, int) {
+	v := s.stats.Download()
+	return raster.SetupStats{Input: input, Outside: int(v[0]), Clipped: int(v[1]), NonFinite: int(v[2]), ZeroArea: int(v[3]), Output: output}, int(v[setupStatLarge])
 }
 
 // setUp transforms, clips and sets up a batch of block b's triangles from
@@ -291,6 +294,7 @@ func (f *frame) setUp(b *mesh.GPU, first, base int) (batch, error) {
 			continue
 		}
 		var stats raster.SetupStats
+		var large int
 		err = f.timed(StageSetup, func() error {
 			if err := grow(r.c, &r.slots, total, "set-up triangles' slots"); err != nil {
 				return err
@@ -305,7 +309,7 @@ func (f *frame) setUp(b *mesh.GPU, first, base int) (batch, error) {
 			// Each set-up triangle's first span; the last is the spans'
 			// total.
 			scan.ExclusiveScan(r.sc, r.spanBase.Slice(0, total+1), r.rows.Slice(0, total+1), scan.Add, 0)
-			stats = r.setup.readStats(n, total)
+			stats, large = r.setup.readStats(n, total)
 			spans = int(r.spanBase.Get(total))
 			return nil
 		})
@@ -319,6 +323,6 @@ func (f *frame) setUp(b *mesh.GPU, first, base int) (batch, error) {
 		f.st.Setup = addSetupStats(f.st.Setup, stats)
 		f.st.Spans += int64(spans)
 		f.st.Batches++
-		return batch{n: n, tris: total, spans: spans}, nil
+		return batch{n: n, tris: total, spans: spans, exactDepth: large == 0}, nil
 	}
 }

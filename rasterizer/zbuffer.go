@@ -48,13 +48,18 @@ func (f *frame) zBuffer(bt batch) error {
 	if err != nil {
 		return err
 	}
-	sol := r.zSol[0]
+	kernel := zDepth
 	if keys {
-		sol = r.zKeys
+		kernel = zKeys
 	}
+	r.lastExactDepth = bt.exactDepth
 	var zs balancer.Stats
-	err = f.timed(StageZLoop, func() (err error) {
-		zs, err = r.zLoop.Run(r.zSolution(sol, f.st.Batches > 1, bt.spans))
+	err = f.timed(StageZLoop, func() error {
+		sol, err := r.zSolution(kernel, bt.exactDepth, f.st.Batches > 1, bt.spans)
+		if err != nil {
+			return err
+		}
+		zs, err = r.zLoop.Run(sol)
 		return err
 	})
 	if err != nil {
@@ -107,7 +112,11 @@ func (f *frame) idPass(bt batch) error {
 	if err := r.zLoop.SetConfig(cfg); err != nil {
 		return err
 	}
-	ids, err := r.zLoop.Run(r.zSolution(r.zSol[1], false, bt.spans))
+	sol, err := r.zSolution(zIDs, bt.exactDepth, false, bt.spans)
+	var ids balancer.Stats
+	if err == nil {
+		ids, err = r.zLoop.Run(sol)
+	}
 	if serr := r.zLoop.SetConfig(r.opts.ZBuffer); err == nil {
 		err = serr
 	}
@@ -162,10 +171,51 @@ func (r *Renderer) loadSpans(spans int) error {
 	return nil
 }
 
-// zSolution binds the z-buffer kernel prog's buffers and dispatches it;
-// laterBatch tells the 32-bit fallback's depth pass that earlier batches
-// left ids, and spans are the batch's (where the 32-bit pass's keys start).
-func (r *Renderer) zSolution(prog *gpu.Program, laterBatch bool, spans int) balancer.Solution {
+// zKernel names the z-buffer loop's kernels (zbuffer.comp).
+type zKernel int
+
+const (
+	zDepth zKernel = iota // the 64-bit pass, or the 32-bit fallback's depth pass (PASS 1)
+	zIDs                  // the 32-bit fallback's id pass (PASS 2)
+	zKeys                 // the 32-bit path's one pass (KEYS)
+	numZKernels
+)
+
+// zProgram returns kernel k of the z-buffer loop, with depths in doubles
+// where exact (EXACT_DEPTH: a batch whose set-up triangles all have an
+// area2 below 2^28), making it when first asked for.
+func (r *Renderer) zProgram(k zKernel, exact bool) (*gpu.Program, error) {
+	e := 0
+	if exact {
+		e = 1
+	}
+	if p := r.zSol[e][k]; p != nil {
+		return p, nil
+	}
+	defs := map[string]string{"PASS": "1", "KEYS": define(k == zKeys), "EXACT_DEPTH": define(exact)}
+	if k == zIDs {
+		defs["PASS"] = "2"
+	}
+	for n, v := range r.zDefs {
+		defs[n] = v
+	}
+	p, err := r.c.Program("rasterizer/zbuffer.comp", defs)
+	if err != nil {
+		return nil, err
+	}
+	r.zSol[e][k] = p
+	return p, nil
+}
+
+// zSolution binds the buffers of the z-buffer loop's kernel k (with
+// depths in doubles where exact) and dispatches it; laterBatch tells the
+// 32-bit fallback's depth pass that earlier batches left ids, and spans
+// are the batch's (where the 32-bit pass's keys start).
+func (r *Renderer) zSolution(k zKernel, exact, laterBatch bool, spans int) (balancer.Solution, error) {
+	prog, err := r.zProgram(k, exact)
+	if err != nil {
+		return nil, err
+	}
 	if r.texels {
 		// The scan-conversion loop and setup wrote them as storage.
 		r.c.Do(func() { r.c.Barrier(gpu.BarrierTexture) })
@@ -185,12 +235,12 @@ func (r *Renderer) zSolution(prog *gpu.Program, laterBatch bool, spans int) bala
 		if r.pixelKeys != nil {
 			r.c.BindStorage(bindingWinner, r.pixelKeys)
 		}
-		if prog == r.zKeys {
+		if k == zKeys {
 			r.c.BindStorage(bindingZKeys, r.zkeys)
 			prog.SetUint("keyBase", keyBase(spans))
 		}
 		prog.SetInt("width", int32(r.opts.Width))
-		if !r.vis64 && prog == r.zSol[0] {
+		if !r.vis64 && k == zDepth {
 			later := int32(0)
 			if laterBatch {
 				later = 1
@@ -198,5 +248,5 @@ func (r *Renderer) zSolution(prog *gpu.Program, laterBatch bool, spans int) bala
 			prog.SetInt("laterBatch", later)
 		}
 		it.Dispatch(prog)
-	})
+	}), nil
 }

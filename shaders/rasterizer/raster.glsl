@@ -64,6 +64,21 @@ int64_t floorDivEst(int64_t a, int64_t b) {
     return q;
 }
 
+// floorDivRecip is floor(n / a) for integers n and a > 0 held in doubles
+// (so exactly) with |n| + a < 2^53 and |n / a| < 2^50, given inv = 1 / a
+// rounded: the estimate floor(n * inv) has a relative error of about
+// 2^-52, so it lies within one of the quotient, and the remainder n - q * a,
+// an integer below 2^53 in magnitude, is exact (a fused multiply-add gives
+// the same) and corrects it. A multiplication and a floor where a double
+// division or a 64-bit integer product would stand: llvmpipe multiplies
+// doubles a vector at a time in a few cycles, and the span's and depth's
+// quotients were chains of those long latencies.
+double floorDivRecip(double n, double a, double inv) {
+    double q = floor(n * inv);
+    double r = n - q * a;
+    return q + (r < 0.0 ? -1.0 : (r < a ? 0.0 : 1.0));
+}
+
 // roundHalfUp is floor(f + 0.5) without the addition float32 would round.
 float roundHalfUp(float f) {
     precise float fl = floor(f);
@@ -138,10 +153,18 @@ uint triRows(Tri t) { return t.rows.y < t.rows.x ? 0u : uint(t.rows.y - t.rows.x
 // a SIMD vector of rows runs each step once. SpanEdges holds what does not
 // change from row to row (spanEdges), spanAt does one row: the
 // scan-conversion loop works them out once per triangle.
+// The quotient is worked out in doubles, exactly (floorDivRecip): within
+// the guard band |B| < 2^23, |yc| < 2^22 and |C| < 2^47, so k = B*yc + C +
+// bias is an integer under 2^48 in magnitude, which doubles hold exactly
+// (a fused multiply-add gives the same). It is clamped to +-2^30
+// subpixels, so that it converts to 32 bits: beyond 2^22 pixels either way
+// a bound lies past the image, where it decides as the true one would (a
+// row empty, or no bound).
 struct SpanEdges {
-    int64_t b[3];  // B
-    int64_t cb[3]; // C + bias
-    int64_t a[3];  // |A|, 1 for A = 0
+    double b[3];   // B
+    double cb[3];  // C + bias
+    double a[3];   // |A|, 1 for A = 0
+    double inv[3]; // 1 / a, rounded
     ivec3 sgnA;
 };
 
@@ -150,36 +173,27 @@ SpanEdges spanEdges(Tri t) {
     SpanEdges se;
     for (int i = 0; i < 3; i++) {
         Edge e = makeEdge(v[(i + 1) % 3], v[(i + 2) % 3]);
-        se.b[i] = e.B;
-        se.cb[i] = e.C + e.bias;
-        se.a[i] = e.sgnA < 0 ? -e.A : (e.sgnA == 0 ? int64_t(1) : e.A);
+        se.b[i] = i64Double(e.B);
+        se.cb[i] = i64Double(e.C + e.bias);
+        se.a[i] = i64Double(e.sgnA < 0 ? -e.A : (e.sgnA == 0 ? int64_t(1) : e.A));
+        se.inv[i] = 1.0 / se.a[i];
         se.sgnA[i] = e.sgnA;
     }
     return se;
 }
 
 ivec2 spanAt(SpanEdges se, int y, int width) {
-    int64_t yc = int64_t(y) * int64_t(SUBPIXEL) + int64_t(SUBPIXEL / 2);
+    double yc = double(y) * double(SUBPIXEL) + double(SUBPIXEL / 2);
     int lo = 0, hi = width - 1;
     bool empty = false;
     for (int i = 0; i < 3; i++) {
-        int64_t k = se.b[i] * yc + se.cb[i];
-        // floorDivEst with the quotient clamped to +-2^30 subpixels, so that
-        // it converts to 32 bits (a vector at a time on llvmpipe; 64-bit
-        // integers a lane at a time): beyond 2^22 pixels either way a bound
-        // lies past the image, where it decides as the true one would (a
-        // row empty, or no bound), and a clamped estimate is not corrected.
-        double est = clamp(floor(i64Double(k) / i64Double(se.a[i])), -1073741824.0, 1073741824.0);
-        int f = int(est);
-        if (abs(est) < 1073741824.0) {
-            int64_t rem = k - int64_t(f) * se.a[i];
-            f += neg64(rem) ? -1 : (lt64(rem, se.a[i]) ? 0 : 1);
-        }
+        double k = se.b[i] * yc + se.cb[i];
+        int f = int(clamp(floorDivRecip(k, se.a[i], se.inv[i]), -1073741824.0, 1073741824.0));
         int l = -((f + SUBPIXEL / 2) >> 8);
         int h = (f - SUBPIXEL / 2) >> 8;
         if (se.sgnA[i] > 0) lo = max(lo, l);
         if (se.sgnA[i] < 0) hi = min(hi, h);
-        empty = empty || (se.sgnA[i] == 0 && neg64(k));
+        empty = empty || (se.sgnA[i] == 0 && k < 0.0);
     }
     if (empty || hi < lo) return ivec2(0, -1);
     return ivec2(lo, hi);
@@ -235,6 +249,43 @@ uint rowDepthAt(RowDepth r, int x) {
 }
 
 uint triDepth(Tri t, int x, int y) { return rowDepthAt(rowDepth(t, y), x); }
+
+// RowDepthExact is RowDepth in doubles, for a triangle whose area2 is
+// below 2^28 (so the shift is 0): every value rowDepthExactAt takes is an
+// integer below 2^53 in magnitude, so every step is exact and it returns
+// rowDepthAt's depth. At a covered pixel 0 <= w_e <= area2 (the three edge
+// functions sum to area2, and each is at least -bias >= 0), so |n| <=
+// area2 * 2^24 < 2^52 and |n / area2| < 2^25 (floorDivRecip); the edge
+// functions at x = 0, q_e, lie within the guard band's 2^48.
+struct RowDepthExact {
+    double q1, s1, q2, s2; // the edge functions at x: q + s*x
+    double dz1, dz2;       // z1 - z0, z2 - z0
+    double a, inv;         // area2 and its reciprocal, rounded
+    uint z0;
+};
+
+RowDepthExact rowDepthExact(Tri t, int y) {
+    RowDepth r = rowDepth(t, y);
+    RowDepthExact e;
+    e.q1 = i64Double(r.q1);
+    e.s1 = i64Double(r.s1);
+    e.q2 = i64Double(r.q2);
+    e.s2 = i64Double(r.s2);
+    e.dz1 = i64Double(r.dz1);
+    e.dz2 = i64Double(r.dz2);
+    e.a = i64Double(r.a);
+    e.inv = 1.0 / e.a;
+    e.z0 = r.z0;
+    return e;
+}
+
+uint rowDepthExactAt(RowDepthExact r, int x) {
+    double w1 = r.q1 + r.s1 * double(x);
+    double w2 = r.q2 + r.s2 * double(x);
+    double n = w1 * r.dz1 + w2 * r.dz2;
+    int q = int(floorDivRecip(n, r.a, r.inv));
+    return uint(clamp(int(r.z0) + q, 0, int(DEPTH_MAX)));
+}
 
 // ---- Transform and clipping (raster/clip.go), in float32 ops in one order.
 

@@ -72,8 +72,9 @@ layout(std430, binding = BINDING_ROWS) writeonly restrict buffer Rows { uint row
 layout(std430, binding = BINDING_TRI_SLOTS) writeonly restrict buffer Slots { uint slots[]; };
 // stats: outside, clipped, non-finite, zero-area (raster.SetupStats); the
 // triangles listed for CLIP_PASS 1 and its work groups (x, y, z: the
-// indirect dispatch's; y and z start at 1)
-layout(std430, binding = BINDING_SETUP_STATS) restrict buffer Stats { uint stats[8]; };
+// indirect dispatch's; y and z start at 1); the set-up triangles whose
+// area2 is 2^28 or more (zbuffer.comp's EXACT_DEPTH needs none)
+layout(std430, binding = BINDING_SETUP_STATS) restrict buffer Stats { uint stats[9]; };
 
 uniform mat4 mvp;
 uniform uint numIn; // the batch's input triangles
@@ -97,6 +98,9 @@ bool emit(ivec2 p0, ivec2 p1, ivec2 p2, uvec3 z, uint i, uint at) {
 #endif
         return false;
     }
+#if EMIT == 0
+    if (t.v2a.w != 0 || uint(t.v2a.z) >= (1u << 28)) atomicAdd(stats[8], 1u);
+#endif
 #if EMIT == 1
     tris[numIn + at] = t;
     slots[at] = numIn + at;

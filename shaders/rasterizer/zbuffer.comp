@@ -31,6 +31,8 @@
 // lint: VIS64=1
 // lint: VIS64=1 VIS64_EMULATE=1
 // lint: KEYS=1 TEXELS=1
+// lint: KEYS=1 TEXELS=1 EXACT_DEPTH=1
+// lint: VIS64=1 EXACT_DEPTH=1
 #ifndef VIS64
 #define VIS64 0
 #endif
@@ -46,6 +48,13 @@
 #ifndef TEXELS
 #define TEXELS 0 // 1: read the spans and triangles as buffer textures
 #endif
+#ifndef EXACT_DEPTH
+// 1: every set-up triangle of the batch has area2 below 2^28 (setup.comp
+// counts those that do not), and a pixel's depth is worked out in doubles
+// (raster.glsl's rowDepthExactAt: the same depth, exactly, in a chain of
+// short operations); 0: in 64-bit integers (rowDepthAt).
+#define EXACT_DEPTH 0
+#endif
 #ifndef WG_SIZE
 #define WG_SIZE 64
 #endif
@@ -59,7 +68,11 @@ layout(local_size_x = WG_SIZE) in;
 // processor's tasks of a dispatch from it, loading the span and its
 // triangle and working out the depth's row constants once.
 struct ZState {
+#if EXACT_DEPTH
+    RowDepthExact rd;
+#else
     RowDepth rd;
+#endif
     int x0, y;
     uint rowBase; // y * width
     uint tri;     // index into tris
@@ -200,7 +213,11 @@ ZState balancerBegin(uint processor, uint span) {
     Span s = spanOf(spanWordsOf(span));
     Tri t = triOf(uint(s.tri));
     ZState z;
+#if EXACT_DEPTH
+    z.rd = rowDepthExact(t, s.y);
+#else
     z.rd = rowDepth(t, s.y);
+#endif
     z.x0 = s.x0;
     z.y = s.y;
     z.rowBase = uint(s.y * width);
@@ -216,7 +233,11 @@ ZState balancerBegin(uint processor, uint span) {
 
 void balancerSolveIn(ZState z, uint task) {
     int x = z.x0 + int(task);
+#if EXACT_DEPTH
+    uint d = rowDepthExactAt(z.rd, x);
+#else
     uint d = rowDepthAt(z.rd, x);
+#endif
     uint pix = z.rowBase + uint(x);
 #if VIS64 && VIS64_EMULATE
     visMin(pix, d, z.id, z.tri, x, z.y);
