@@ -5,6 +5,9 @@ import (
 
 	"github.com/dpgl/dpgl/gpu"
 	"github.com/dpgl/dpgl/gpu/gputest"
+	"github.com/dpgl/dpgl/rasterizer/mesh"
+	"github.com/dpgl/dpgl/rasterizer/view"
+	"github.com/dpgl/dpgl/scan"
 )
 
 // ranVisibility checks that a frame's stats name the visibility path the
@@ -39,4 +42,20 @@ func TestMain(m *testing.M) {
 		}
 		return nil
 	})
+}
+
+// renderedWith makes a renderer with options o and renders m as cam sees
+// it, failing the test on an error; the caller deletes the renderer.
+func renderedWith(t *testing.T, s *scan.Scanner, o Options, m *mesh.GPU, cam view.Camera) (*Renderer, FrameStats) {
+	t.Helper()
+	rd, err := New(s, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := rd.Render(m, cam)
+	if err != nil {
+		rd.Delete()
+		t.Fatal(err)
+	}
+	return rd, st
 }

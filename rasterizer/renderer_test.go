@@ -131,14 +131,7 @@ func TestRenderMatchesCPUReference(t *testing.T) {
 				o.Width, o.Height, o.Visibility32 = w, h, vis32
 				o.ScanConversion = quiet(balancer.Config{Policy: pol, Lanes: lanes})
 				o.ZBuffer = quiet(balancer.Config{Policy: pol, Lanes: lanes})
-				rd, err := New(s, o)
-				if err != nil {
-					t.Fatal(err)
-				}
-				st, err := rd.Render(m, cam)
-				if err != nil {
-					t.Fatal(err)
-				}
+				rd, st := renderedWith(t, s, o, m, cam)
 				ranVisibility(t, rd, st)
 				name := fmt.Sprintf("%s lanes %d %s", pol, lanes, st.Visibility)
 				if rd.Visibility64() == vis32 {
@@ -197,14 +190,7 @@ func TestRenderDepthInDoubles(t *testing.T) {
 			m := uploadSoup(t, c, k.soup)
 			o := DefaultOptions()
 			o.Width, o.Height, o.Visibility32 = w, h, vis32
-			rd, err := New(s, o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			st, err := rd.Render(m, cam)
-			if err != nil {
-				t.Fatal(err)
-			}
+			rd, st := renderedWith(t, s, o, m, cam)
 			name := fmt.Sprintf("%s, %s", k.name, st.Visibility)
 			if rd.lastExactDepth != k.exact {
 				t.Errorf("%s: depths in doubles %v, want %v", name, rd.lastExactDepth, k.exact)

@@ -146,9 +146,10 @@ void main() {
     uint base = 0u;
 #endif
     uint v = 3u * (first + i);
-    vec4 t0 = transformPoint(mvp, vertex(v));
-    vec4 t1 = transformPoint(mvp, vertex(v + 1u));
-    vec4 t2 = transformPoint(mvp, vertex(v + 2u));
+    vec3 pos0 = vertex(v), pos1 = vertex(v + 1u), pos2 = vertex(v + 2u);
+    vec4 t0 = transformPoint(mvp, pos0);
+    vec4 t1 = transformPoint(mvp, pos1);
+    vec4 t2 = transformPoint(mvp, pos2);
     uint out_ = 0u;
 #if CLIP_PASS
     vec4 poly[MAX_CLIP_VERTICES];
@@ -162,7 +163,7 @@ void main() {
 #endif
     if (n >= 3) {
 #if SHADE_RECORD_STORE
-        storeShadeRecord(primBase + i, t0, t1, t2, v);
+        storeShadeRecord(primBase + i, pos0, pos1, pos2, t0, t1, t2, v);
 #endif
         ivec2 p0;
         uint z0;
@@ -191,7 +192,7 @@ void main() {
 #endif
     if (res == CLIP_INSIDE) {
 #if SHADE_RECORD_STORE
-        storeShadeRecord(primBase + i, t0, t1, t2, v);
+        storeShadeRecord(primBase + i, pos0, pos1, pos2, t0, t1, t2, v);
 #endif
         ivec2 p0, p1, p2;
         uint z0, z1, z2;

@@ -19,7 +19,7 @@
 // per pixel from the same vertices by the same operations: the same bits
 // either way (precise: no operation fused or reordered).
 // SHADE_RECORD_STORE 1 declares storeShadeRecord for a setup pass, which
-// defines vertex(i) and TEXELS (1: the normals as a buffer texture).
+// defines TEXELS (1: the normals as a buffer texture).
 
 #include "rasterizer/transform.glsl"
 
@@ -52,10 +52,10 @@ uniform mat4 normalMatrix; // inverse transpose of the view matrix (upper 3x3 us
 uniform int flatShading;   // 1: face normals, 0: interpolated vertex normals
 
 // storeShadeRecord stores the record of the triangle of primitive id id,
-// whose vertices are v, v + 1 and v + 2 and whose clip-space vertices the
+// whose vertices v, v + 1 and v + 2 lie at p0, p1 and p2 and which the
 // caller transformed into t0, t1 and t2.
-void storeShadeRecord(uint id, vec4 t0, vec4 t1, vec4 t2, uint v) {
-    mat3 k = shadeRecordOf(t0, t1, t2, vertex(v), vertex(v + 1u), vertex(v + 2u), normalAt(v), normalAt(v + 1u), normalAt(v + 2u), mat3(normalMatrix), flatShading != 0);
+void storeShadeRecord(uint id, vec3 p0, vec3 p1, vec3 p2, vec4 t0, vec4 t1, vec4 t2, uint v) {
+    mat3 k = shadeRecordOf(t0, t1, t2, p0, p1, p2, normalAt(v), normalAt(v + 1u), normalAt(v + 2u), mat3(normalMatrix), flatShading != 0);
     shadeRecords[3u * id] = vec4(k[0], 0.0);
     shadeRecords[3u * id + 1u] = vec4(k[1], 0.0);
     shadeRecords[3u * id + 2u] = vec4(k[2], 0.0);
