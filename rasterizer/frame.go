@@ -80,6 +80,11 @@ type frame struct {
 	// records: the setup passes store the shading records of the
 	// triangles they set up, in r.recs, and the shading reads them.
 	records bool
+	// box is the pixels the mesh's bounds project to (shadedBox), and
+	// outsideBox the set-up triangles that setup found reaching past it:
+	// with none, the resolve pass shades only the box.
+	box        [4]int
+	outsideBox int
 }
 
 // newFrame checks Render's arguments and starts a frame.
@@ -96,7 +101,7 @@ func (r *Renderer) newFrame(m *mesh.GPU, cam view.Camera) (*frame, error) {
 	if total := int64(m.Len()); total >= int64(raster.NoPrimitive) {
 		return nil, fmt.Errorf("rasterizer: %d triangles: primitive ids are 32-bit, with %#x meaning none", total, raster.NoPrimitive)
 	}
-	f := &frame{r: r, batch: r.batchTriangles, mvp: mvp, cam: cam}
+	f := &frame{r: r, batch: r.batchTriangles, mvp: mvp, cam: cam, box: shadedBox(m.Blocks(), cam, r.opts.Width, r.opts.Height)}
 	// The tiled path shades only the tiles that hold a triangle: the
 	// records pay where it shades more pixels than it sets up triangles,
 	// judged by its last frame (the paper's unzoomed views shade about as

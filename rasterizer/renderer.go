@@ -123,6 +123,8 @@ type Renderer struct {
 	// lastExactDepth says whether the last batch's z-buffer loop worked
 	// out depths in doubles (tests).
 	lastExactDepth bool
+	// lastBox is the pixels the last frame's resolve pass shaded (tests).
+	lastBox [4]int
 
 	scanLoop *balancer.Loop[scanProblem]
 	zLoop    *balancer.Loop[uint32]

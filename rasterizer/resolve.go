@@ -1,6 +1,7 @@
 package rasterizer
 
 import (
+	"image/color"
 	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -115,8 +116,11 @@ func unorm(c uint8) float32 { return float32(c) / 255 }
 // the mesh (each shades the pixels its triangles won, and every pass
 // paints the background; one pass without a block when there is none),
 // from the shading records of recs where it is not nil (the frame's setup
-// stored them), else from the vertices. Must run on the GL thread.
-func (s *resolveStage) run(blocks []*mesh.GPU, prims, rgba gpu.Array[uint32], cam view.Camera, mat Material, w, h int, recs *shadeRecords) error {
+// stored them), else from the vertices. Only the pixels [box[0], box[2])
+// x [box[1], box[3]) can hold a primitive (the whole image, or a frame's
+// verified shadedBox): the passes shade those, a fill paints the others.
+// Must run on the GL thread.
+func (s *resolveStage) run(blocks []*mesh.GPU, prims, rgba gpu.Array[uint32], cam view.Camera, mat Material, w, h int, recs *shadeRecords, box [4]int) error {
 	if len(blocks) == 0 {
 		blocks = []*mesh.GPU{nil}
 	}
@@ -141,20 +145,94 @@ func (s *resolveStage) run(blocks []*mesh.GPU, prims, rgba gpu.Array[uint32], ca
 		// isosurface's), read here through texture fetches.
 		s.c.Barrier(gpu.BarrierTexture)
 	}
-	base := 0
-	for _, b := range blocks {
-		s.pass(p, quads, b, base, prims, rgba, cam, mat, w, h)
-		if b != nil {
-			base += b.N
+	if quads {
+		box[0] &^= 3
+		box[2] = min(w, (box[2]+3)&^3)
+	}
+	if box != [4]int{0, 0, w, h} {
+		// The background outside the box by a fill, the box by the
+		// passes (they paint its background too).
+		buf, off := rgba.Base()
+		buf.FillRange(off, rgba.Len(), packRGBA(mat.Background))
+	}
+	if box[0] < box[2] && box[1] < box[3] {
+		base := 0
+		for _, b := range blocks {
+			s.pass(p, quads, b, base, prims, rgba, cam, mat, w, h, box)
+			if b != nil {
+				base += b.N
+			}
 		}
 	}
 	s.c.Barrier(gpu.BarrierStorage)
 	return nil
 }
 
-// pass shades the pixels whose primitive lies in block b, whose first
-// triangle has id base.
-func (s *resolveStage) pass(p *gpu.Program, quads bool, b *mesh.GPU, base int, prims, rgba gpu.Array[uint32], cam view.Camera, mat Material, w, h int) {
+// resolveWholeImage makes the resolve pass shade every pixel, whatever the
+// mesh's bounds (tests compare the two).
+var resolveWholeImage = false
+
+// shadedBox returns the pixels [x0, x1) x [y0, y1) (as x0, y0, x1, y1)
+// that the triangles of blocks can cover as cam sees them: the box that
+// the mesh's bounds (the first block's, which hold the chain's) project
+// to, two pixels wider on every side, within the image. Where the bounds
+// are unknown, reach to or behind the eye (w <= 0 at a corner), or do not
+// project to finite numbers, the whole image. The box is convex and lies
+// in front of the eye, so its projection is the convex hull of its
+// corners'; a covered pixel's centre lies within a triangle, which lies
+// within it, and the two pixels take up the snapping to subpixels and the
+// float32 transform's rounding. The unzoomed views leave half the image or
+// more outside. Bounds are the mesh's writer's word, so the setup passes
+// check every set-up triangle against the box, and a frame with one
+// outside it shades the whole image (frame.resolve).
+func shadedBox(blocks []*mesh.GPU, cam view.Camera, w, h int) [4]int {
+	whole := [4]int{0, 0, w, h}
+	if resolveWholeImage || len(blocks) == 0 || blocks[0] == nil {
+		return whole
+	}
+	lo, hi, ok := blocks[0].Bounds()
+	if !ok {
+		return whole
+	}
+	m := cam.MVP()
+	minX, minY := math.Inf(1), math.Inf(1)
+	maxX, maxY := math.Inf(-1), math.Inf(-1)
+	for k := 0; k < 8; k++ {
+		p := [3]float64{float64(lo[0]), float64(lo[1]), float64(lo[2])}
+		for a := 0; a < 3; a++ {
+			if k>>a&1 != 0 {
+				p[a] = float64(hi[a])
+			}
+		}
+		// Column-major: row i of m * (p, 1).
+		var c [4]float64
+		for i := 0; i < 4; i++ {
+			c[i] = float64(m[i])*p[0] + float64(m[4+i])*p[1] + float64(m[8+i])*p[2] + float64(m[12+i])
+		}
+		if !(c[3] > 0) {
+			return whole
+		}
+		x := (c[0]/c[3] + 1) * 0.5 * float64(w)
+		y := (c[1]/c[3] + 1) * 0.5 * float64(h)
+		if math.IsNaN(x) || math.IsNaN(y) || math.IsInf(x, 0) || math.IsInf(y, 0) {
+			return whole
+		}
+		minX, maxX = math.Min(minX, x), math.Max(maxX, x)
+		minY, maxY = math.Min(minY, y), math.Max(maxY, y)
+	}
+	clampTo := func(v float64, n int) int { return int(math.Max(0, math.Min(float64(n), v))) }
+	return [4]int{clampTo(math.Floor(minX)-2, w), clampTo(math.Floor(minY)-2, h), clampTo(math.Ceil(maxX)+2, w), clampTo(math.Ceil(maxY)+2, h)}
+}
+
+// packRGBA is c as shade.glsl's packUnorm4x8 of its components over 255
+// packs it: R in the low byte.
+func packRGBA(c color.RGBA) uint32 {
+	return uint32(c.R) | uint32(c.G)<<8 | uint32(c.B)<<16 | uint32(c.A)<<24
+}
+
+// pass shades the pixels of box (shadedBox) whose primitive lies in block
+// b, whose first triangle has id base.
+func (s *resolveStage) pass(p *gpu.Program, quads bool, b *mesh.GPU, base int, prims, rgba gpu.Array[uint32], cam view.Camera, mat Material, w, h int, box [4]int) {
 	n := 0
 	if b != nil {
 		n = b.N
@@ -169,11 +247,12 @@ func (s *resolveStage) pass(p *gpu.Program, quads bool, b *mesh.GPU, base int, p
 	s.c.BindStorage(bindingPrims, prims)
 	s.c.BindStorage(bindingImage, rgba)
 	p.SetIvec2("size", int32(w), int32(h))
+	p.SetIvec2("origin", int32(box[0]), int32(box[1]))
 	if quads {
-		p.DispatchInvocations2D(w/4, h)
+		p.DispatchInvocations2D((box[2]-box[0])/4, box[3]-box[1])
 		return
 	}
-	p.DispatchInvocations2D(w, h)
+	p.DispatchInvocations2D(box[2]-box[0], box[3]-box[1])
 }
 
 // setShading binds block b's positions and normals (none for a nil b) and
@@ -232,8 +311,15 @@ func (f *frame) resolve(blocks []*mesh.GPU, cam view.Camera) error {
 	if f.records {
 		recs = r.recs
 	}
+	// The box that setup found every set-up triangle within, else the
+	// whole image (and the tiled path's, which setup does not check).
+	box := [4]int{0, 0, w, h}
+	if !r.opts.Tiled && f.outsideBox == 0 {
+		box = f.box
+	}
+	r.lastBox = box
 	var err error
-	f.timedGL(StageResolve, func() { err = r.resolve.run(blocks, r.prims, r.rgba, cam, r.opts.Material, w, h, recs) })
+	f.timedGL(StageResolve, func() { err = r.resolve.run(blocks, r.prims, r.rgba, cam, r.opts.Material, w, h, recs, box) })
 	r.clock.read(&f.st.Stages)
 	return err
 }

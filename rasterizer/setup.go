@@ -42,7 +42,8 @@ type setupStage struct {
 	// stats: outside, clipped, non-finite, zero-area; the listed
 	// triangles; the clipping passes' work groups (x, y, z: their indirect
 	// dispatch); the set-up triangles too large for the z-buffer's depth
-	// in doubles (zbuffer.comp EXACT_DEPTH).
+	// in doubles (zbuffer.comp EXACT_DEPTH); those reaching past the
+	// frame's box.
 	stats *gpu.Buffer[uint32]
 }
 
@@ -51,7 +52,8 @@ const (
 	setupStatListed = 4 // triangles listed for the clipping passes
 	setupStatGroups = 5 // their work groups: x, y, z from here
 	setupStatLarge  = 8 // set-up triangles whose area2 is 2^28 or more
-	setupStatWords  = 9
+	setupStatOutBox = 9 // set-up triangles reaching past the frame's box (shadedBox)
+	setupStatWords  = 10
 )
 
 func newSetupStage(c *gpu.Context) (*setupStage, error) {
@@ -126,6 +128,7 @@ type setupBatch struct {
 	primBase      uint32
 	mvp           *[16]float32
 	width, height int
+	box           [4]int // the frame's shadedBox, which the counting passes check
 	// With records, the counting passes store the shading records of
 	// the triangles they set up (shaderecord.glsl), from the normals,
 	// the camera and the material.
@@ -176,6 +179,8 @@ func (s *setupStage) uniforms(p *gpu.Program, b *setupBatch) {
 	p.SetUint("primBase", b.primBase)
 	p.SetIvec2("size", int32(b.width), int32(b.height))
 	p.SetVec2("guard", gx, gy)
+	p.SetIvec2("boxLo", int32(b.box[0]), int32(b.box[1]))
+	p.SetIvec2("boxHi", int32(b.box[2]), int32(b.box[3]))
 }
 
 // passes runs a pass over every triangle of the batch, then its clipping
@@ -202,7 +207,7 @@ func (s *setupStage) countPass(b *setupBatch, tris gpu.Array[gpuTri], recs *shad
 	if err := grow(s.c, &s.counts, 2*b.n+2, "setup counts"); err != nil {
 		return err
 	}
-	s.stats.Write(0, []uint32{0, 0, 0, 0, 0, 0, 1, 1, 0})
+	s.stats.Write(0, []uint32{0, 0, 0, 0, 0, 0, 1, 1, 0, 0})
 	s.c.Do(func() {
 		s.bindVertices(b)
 		s.c.BindStorage(bindingSetupCounts, s.counts)
@@ -237,11 +242,12 @@ func (s *setupStage) emitPass(b *setupBatch, total int, tris gpu.Array[gpuTri], 
 	})
 }
 
-// readStats returns the skip statistics of the last counting pass, and
-// how many of its set-up triangles have an area2 of 2^28 or more.
-func (s *setupStage) readStats(input, output int) (raster.SetupStats, int) {
+// readStats returns the skip statistics of the last counting pass, how
+// many of its set-up triangles have an area2 of 2^28 or more, and how many
+// reach past the batch's box.
+func (s *setupStage) readStats(input, output int) (st raster.SetupStats, large, outsideBox int) {
 	v := s.stats.Download()
-	return raster.SetupStats{Input: input, Outside: int(v[0]), Clipped: int(v[1]), NonFinite: int(v[2]), ZeroArea: int(v[3]), Output: output}, int(v[setupStatLarge])
+	return raster.SetupStats{Input: input, Outside: int(v[0]), Clipped: int(v[1]), NonFinite: int(v[2]), ZeroArea: int(v[3]), Output: output}, int(v[setupStatLarge]), int(v[setupStatOutBox])
 }
 
 // setUp transforms, clips and sets up a batch of block b's triangles from
@@ -257,7 +263,7 @@ func (f *frame) setUp(b *mesh.GPU, first, base int) (batch, error) {
 	if f.batch > 0 {
 		n = min(n, f.batch)
 	}
-	sb := &setupBatch{pos: b.Positions.Slice(0, 3*b.N), first: first, primBase: uint32(base + first), mvp: &f.mvp, width: r.opts.Width, height: r.opts.Height,
+	sb := &setupBatch{pos: b.Positions.Slice(0, 3*b.N), first: first, primBase: uint32(base + first), mvp: &f.mvp, width: r.opts.Width, height: r.opts.Height, box: f.box,
 		records: f.records, normals: b.Normals.Slice(0, 3*b.N), cam: &f.cam, mat: r.opts.Material}
 	for {
 		sb.n = n
@@ -294,7 +300,7 @@ func (f *frame) setUp(b *mesh.GPU, first, base int) (batch, error) {
 			continue
 		}
 		var stats raster.SetupStats
-		var large int
+		var large, outside int
 		err = f.timed(StageSetup, func() error {
 			if err := grow(r.c, &r.slots, total, "set-up triangles' slots"); err != nil {
 				return err
@@ -309,7 +315,7 @@ func (f *frame) setUp(b *mesh.GPU, first, base int) (batch, error) {
 			// Each set-up triangle's first span; the last is the spans'
 			// total.
 			scan.ExclusiveScan(r.sc, r.spanBase.Slice(0, total+1), r.rows.Slice(0, total+1), scan.Add, 0)
-			stats, large = r.setup.readStats(n, total)
+			stats, large, outside = r.setup.readStats(n, total)
 			spans = int(r.spanBase.Get(total))
 			return nil
 		})
@@ -321,6 +327,7 @@ func (f *frame) setUp(b *mesh.GPU, first, base int) (batch, error) {
 			continue
 		}
 		f.st.Setup = addSetupStats(f.st.Setup, stats)
+		f.outsideBox += outside
 		f.st.Spans += int64(spans)
 		f.st.Batches++
 		return batch{n: n, tris: total, spans: spans, exactDepth: large == 0}, nil

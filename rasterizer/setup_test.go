@@ -85,7 +85,7 @@ func gpuSetup(t *testing.T, c *gpu.Context, soup [][3]float32, mvp *[16]float32,
 	for k, slot := range sl.Download()[:total] {
 		out[k] = all[slot].triangle()
 	}
-	st, _ := s.readStats(n, int(total))
+	st, _, _ := s.readStats(n, int(total))
 	return out, rb.Download()[:total], st
 }
 

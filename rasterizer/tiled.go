@@ -489,10 +489,9 @@ func (f *frame) drawTiled(b *mesh.GPU, first, base int) (int, error) {
 			emptyDone := int32(0)
 			if !r.vis64 {
 				emptyDone = 1
-				bg := r.opts.Material.Background
 				r.depth.FillRange(0, w*h, raster.DepthMax)
 				r.prims.FillRange(0, w*h, raster.NoPrimitive)
-				r.rgba.FillRange(0, w*h, uint32(bg.R)|uint32(bg.G)<<8|uint32(bg.B)<<16|uint32(bg.A)<<24)
+				r.rgba.FillRange(0, w*h, packRGBA(r.opts.Material.Background))
 			}
 			setShading(r.c, shade, b, f.cam, r.opts.Material)
 			r.tiled.bindVertices(b)

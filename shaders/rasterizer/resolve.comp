@@ -35,6 +35,10 @@ layout(std430, binding = BINDING_IMAGE) writeonly restrict buffer Image { uint r
 #endif
 
 uniform ivec2 size;
+// The dispatch covers the pixels from origin (a multiple of 4 in x with
+// QUADS): the box that the mesh's bounds project to (resolve.go); the
+// caller paints the background outside it.
+uniform ivec2 origin;
 uniform uint primBase;      // the block's first primitive id
 uniform uint primCount;     // its triangles
 
@@ -44,7 +48,7 @@ void main() {
 #if QUADS
     // Pixels (x, y) ... (x + 3, y), words 4q ... 4q + 3; the one block's
     // ids are all below primCount.
-    ivec2 p = ivec2(4 * int(gl_GlobalInvocationID.x), int(gl_GlobalInvocationID.y));
+    ivec2 p = origin + ivec2(4 * int(gl_GlobalInvocationID.x), int(gl_GlobalInvocationID.y));
     if (p.x >= size.x || p.y >= size.y) return;
     uint q = uint(p.y * size.x + p.x) >> 2;
     uvec4 id = prims4[q];
@@ -53,7 +57,7 @@ void main() {
     rgba4[q] = uvec4(SHADED(0), SHADED(1), SHADED(2), SHADED(3));
 #undef SHADED
 #else
-    ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+    ivec2 p = origin + ivec2(gl_GlobalInvocationID.xy);
     if (p.x >= size.x || p.y >= size.y) return;
     uint i = uint(p.y * size.x + p.x);
     uint prim = prims[i];

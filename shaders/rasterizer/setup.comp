@@ -73,8 +73,10 @@ layout(std430, binding = BINDING_TRI_SLOTS) writeonly restrict buffer Slots { ui
 // stats: outside, clipped, non-finite, zero-area (raster.SetupStats); the
 // triangles listed for CLIP_PASS 1 and its work groups (x, y, z: the
 // indirect dispatch's; y and z start at 1); the set-up triangles whose
-// area2 is 2^28 or more (zbuffer.comp's EXACT_DEPTH needs none)
-layout(std430, binding = BINDING_SETUP_STATS) restrict buffer Stats { uint stats[9]; };
+// area2 is 2^28 or more (zbuffer.comp's EXACT_DEPTH needs none); those
+// that reach past the pixels [boxLo, boxHi) (resolve.go's shadedBox: the
+// resolve pass shades only those where none does)
+layout(std430, binding = BINDING_SETUP_STATS) restrict buffer Stats { uint stats[10]; };
 
 uniform mat4 mvp;
 uniform uint numIn; // the batch's input triangles
@@ -85,6 +87,7 @@ uniform uint first;
 uniform uint primBase;
 uniform ivec2 size;
 uniform vec2 guard;
+uniform ivec2 boxLo, boxHi; // pixels
 
 // emit sets up the fan triangle p0, p1, p2 of input triangle i, counts it
 // (EMIT 0: zero area in the statistics; the unclipped pass keeps it at
@@ -100,6 +103,11 @@ bool emit(ivec2 p0, ivec2 p1, ivec2 p2, uvec3 z, uint i, uint at) {
     }
 #if EMIT == 0
     if (t.v2a.w != 0 || uint(t.v2a.z) >= (1u << 28)) atomicAdd(stats[8], 1u);
+    // A covered pixel x has its centre 256x + 128 between the vertices'
+    // least and greatest x (subpixels), so boxLo.x <= x < boxHi.x when
+    // those lie within [256 boxLo.x, 256 boxHi.x]; rows are t's own.
+    int xmin = min(p0.x, min(p1.x, p2.x)), xmax = max(p0.x, max(p1.x, p2.x));
+    if (xmin < boxLo.x * SUBPIXEL || xmax > boxHi.x * SUBPIXEL || t.rows.x < boxLo.y || t.rows.y >= boxHi.y) atomicAdd(stats[9], 1u);
 #endif
 #if EMIT == 1
     tris[numIn + at] = t;
