@@ -81,6 +81,23 @@ func newPrepareKernels(c *gpu.Context, vis64, emulate bool) (*prepareKernels, er
 func (k *prepareKernels) run(s prepareStep, n int) {
 	p := k.prog[s]
 	p.SetUint("n", uint32(n))
+	if s == mergeKeys {
+		p.SetUint("boxQuads", 0)
+	}
 	p.DispatchItems(n, s.perInvocation())
+	k.c.Barrier(gpu.BarrierStorage)
+}
+
+// mergeBox runs mergeKeys over the pixels [box[0], box[2]) x [box[1],
+// box[3]) of a w x h image (w and box[0] multiples of 4), where the
+// batch's every test lies: the rest hold no winner. On the GL thread.
+func (k *prepareKernels) mergeBox(box [4]int, w, h int) {
+	p := k.prog[mergeKeys]
+	quads := (box[2] - box[0] + 3) / 4
+	p.SetUint("n", uint32(w*h))
+	p.SetUint("boxQuads", uint32(quads))
+	p.SetUvec2("boxOrigin", uint32(box[0]), uint32(box[1]))
+	p.SetUint("width", uint32(w))
+	p.DispatchInvocations(quads * (box[3] - box[1]))
 	k.c.Barrier(gpu.BarrierStorage)
 }

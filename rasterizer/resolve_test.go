@@ -13,8 +13,9 @@ import (
 
 // TestResolveShadesBox: the loops' resolve pass shades only the box the
 // mesh's bounds project to where setup finds every set-up triangle within
-// it, and paints the rest by a fill; the pixels are those of a resolve of
-// the whole image, bit for bit, on every visibility path. A mesh whose
+// it, and paints the rest by a fill (and the 32-bit path merges only the
+// box's keys); the visibility and the pixels are those of a merge and a
+// resolve of the whole image, bit for bit, on every visibility path. A mesh whose
 // bounds are wrong (a box that misses most triangles), a camera inside the
 // box, and a mesh without bounds shade the whole image.
 func TestResolveShadesBox(t *testing.T) {
@@ -49,12 +50,13 @@ func TestResolveShadesBox(t *testing.T) {
 			o := DefaultOptions()
 			o.Width, o.Height, o.Visibility32 = w, h, vis32
 			var img [2][]uint32
+			var vis [2][]uint64
 			var box [2][4]int
 			for i, whole := range []bool{false, true} {
 				resolveWholeImage = whole
 				rd, st := renderedWith(t, s, o, g, k.cam)
 				resolveWholeImage = false
-				img[i], box[i] = rd.Pixels(), rd.lastBox
+				img[i], vis[i], box[i] = rd.Pixels(), rd.Visibility(), rd.lastBox
 				if st.Setup.Output == 0 {
 					t.Fatalf("%s: nothing set up", k.name)
 				}
@@ -68,6 +70,9 @@ func TestResolveShadesBox(t *testing.T) {
 				t.Fatalf("%s: resolveWholeImage shaded %v", name, box[1])
 			}
 			for p := range img[0] {
+				if vis[0][p] != vis[1][p] {
+					t.Fatalf("%s: pixel (%d,%d) has visibility %#x, merging the whole image %#x (box %v)", name, p%w, p/w, vis[0][p], vis[1][p], box[0])
+				}
 				if img[0][p] != img[1][p] {
 					t.Fatalf("%s: pixel (%d,%d) is %#x, shading the whole image %#x (box %v)", name, p%w, p/w, img[0][p], img[1][p], box[0])
 				}

@@ -79,7 +79,18 @@ func (f *frame) zBuffer(bt batch) error {
 				cleared = 1 // the batch's winners go in without a comparison
 			}
 			r.prepare.prog[mergeKeys].SetInt("cleared", cleared)
-			r.prepare.run(mergeKeys, r.opts.Width*r.opts.Height)
+			w, h := r.opts.Width, r.opts.Height
+			// Every test lies in the box setup checked so far: the
+			// pixels outside hold no winner.
+			if box := f.box; f.outsideBox == 0 && w%4 == 0 && !resolveWholeImage {
+				box[0] &^= 3
+				box[2] = min(w, (box[2]+3)&^3)
+				if box[0] < box[2] && box[1] < box[3] {
+					r.prepare.mergeBox(box, w, h)
+				}
+			} else {
+				r.prepare.run(mergeKeys, w*h)
+			}
 		})
 		f.drawn = true
 	case r.emulate:

@@ -96,6 +96,13 @@ layout(std430, binding = BINDING_WINNER) buffer Winner4 { uvec4 winner4[]; }; //
 layout(std430, binding = BINDING_Z_KEYS) readonly restrict buffer ZKeyPairs { uvec2 zkeyPairs[]; }; // zbuffer.comp's keys
 uniform uint keyBase; // even: test j's key is pair keyBase/2 + j
 uniform int cleared;  // 1: nothing was drawn into the depth and id buffers since they were cleared
+// boxQuads > 0: invocation g takes the (g % boxQuads)-th four pixels of
+// row g / boxQuads of the box from boxOrigin (x a multiple of 4) in an
+// image width pixels wide (a multiple of 4), where the batch's every test
+// lies (resolve.go's shadedBox, checked by setup); 0: pixels 4g...4g+3.
+uniform uint boxQuads;
+uniform uvec2 boxOrigin;
+uniform uint width;
 #else
 layout(std430, binding = BINDING_VISIBILITY) restrict buffer Vis { uint64_t vis[]; };
 layout(std430, binding = BINDING_WINNER) restrict buffer Winner { uint winner[]; };
@@ -128,6 +135,11 @@ uvec2 mergeKey(uint j, uvec2 dp) {
 void main() {
 #if STEP == SCAN_PROBLEMS || STEP == SPAN_PROBLEMS || STEP == MERGE_KEYS
     uint g = dpglGlobalIndex(); // elements 4g..4g+3
+#if STEP == MERGE_KEYS
+    if (boxQuads > 0u) {
+        g = ((boxOrigin.y + g / boxQuads) * width + boxOrigin.x) / 4u + g % boxQuads;
+    }
+#endif
     uint i0 = 4u * g;
     if (i0 >= n) return;
     bool whole = i0 + 3u < n;
