@@ -106,7 +106,7 @@ func (r *Renderer) newFrame(m *mesh.GPU, cam view.Camera) (*frame, error) {
 	// records pay where it shades more pixels than it sets up triangles,
 	// judged by its last frame (the paper's unzoomed views shade about as
 	// many as they set up, the zoomed ones several times as many). The
-	// loops' resolve shades every pixel.
+	// loops' resolve shades every pixel of the mesh's box (shadedBox).
 	if !(r.opts.Tiled && r.tiled != nil && r.tiled.lastSetUp > r.tiled.lastShaded) {
 		var err error
 		if f.records, err = r.recs.prepare(m.Len()); err != nil {

@@ -64,6 +64,15 @@ func define(b bool) string {
 	return "0"
 }
 
+// bit is 1 for true and 0 for false: the index of a kernel variant in the
+// stages' arrays of them.
+func bit(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 func newResolveStage(c *gpu.Context) (s *resolveStage, err error) {
 	s = &resolveStage{c: c}
 	defer func() {
@@ -87,13 +96,7 @@ func newResolveStage(c *gpu.Context) (s *resolveStage, err error) {
 // program returns resolve.comp's variant that reads records or not, four
 // pixels an invocation (quads) or one.
 func (s *resolveStage) program(records, quads bool) (*gpu.Program, error) {
-	r, q := 0, 0
-	if records {
-		r = 1
-	}
-	if quads {
-		q = 1
-	}
+	r, q := bit(records), bit(quads)
 	if s.prog[r][q] == nil {
 		p, err := s.c.Program("rasterizer/resolve.comp", map[string]string{"SHADE_TEXELS": define(s.texels), "SHADE_RECORDS": define(records), "QUADS": define(quads)})
 		if err != nil {
@@ -146,8 +149,7 @@ func (s *resolveStage) run(blocks []*mesh.GPU, prims, rgba gpu.Array[uint32], ca
 		s.c.Barrier(gpu.BarrierTexture)
 	}
 	if quads {
-		box[0] &^= 3
-		box[2] = min(w, (box[2]+3)&^3)
+		box = quadAligned(box, w)
 	}
 	if box != [4]int{0, 0, w, h} {
 		// The background outside the box by a fill, the box by the
@@ -224,6 +226,26 @@ func shadedBox(blocks []*mesh.GPU, cam view.Camera, w, h int) [4]int {
 	return [4]int{clampTo(math.Floor(minX)-2, w), clampTo(math.Floor(minY)-2, h), clampTo(math.Ceil(maxX)+2, w), clampTo(math.Ceil(maxY)+2, h)}
 }
 
+// quadAligned is box widened to whole quads, four pixels of a row whose
+// first x is a multiple of 4, of an image w pixels wide (w a multiple of
+// 4).
+func quadAligned(box [4]int, w int) [4]int {
+	box[0] &^= 3
+	box[2] = min(w, (box[2]+3)&^3)
+	return box
+}
+
+// checkedBox is the frame's box (shadedBox) where setup found every set-up
+// triangle so far within it, else the whole image; the tiled path's setup
+// does not check.
+func (f *frame) checkedBox() [4]int {
+	r := f.r
+	if r.opts.Tiled || f.outsideBox != 0 {
+		return [4]int{0, 0, r.opts.Width, r.opts.Height}
+	}
+	return f.box
+}
+
 // packRGBA is c as shade.glsl's packUnorm4x8 of its components over 255
 // packs it: R in the low byte.
 func packRGBA(c color.RGBA) uint32 {
@@ -266,12 +288,7 @@ func setShading(c *gpu.Context, p *gpu.Program, b *mesh.GPU, cam view.Camera, ma
 		c.BindStorage(bindingPositions, nil)
 		c.BindStorage(bindingNormals, nil)
 	}
-	nm := normalMatrix(cam)
-	flat := int32(0)
-	if mat.Shading == Flat {
-		flat = 1
-	}
-	p.SetInt("flatShading", flat)
+	setRecordUniforms(p, &cam, mat) // the normal matrix and flat shading
 	// An orthographic projection leaves w = 1 whatever the depth: its
 	// bottom row is (0, 0, 0, 1).
 	ortho := int32(0)
@@ -280,7 +297,6 @@ func setShading(c *gpu.Context, p *gpu.Program, b *mesh.GPU, cam view.Camera, ma
 	}
 	p.SetInt("orthographic", ortho)
 	p.SetMat4("mvp", cam.MVP())
-	p.SetMat4("normalMatrix", [16]float32(nm))
 	p.SetMat4("eyeRay", eyeRay(cam.Projection))
 	p.SetVec4("baseColor", unorm(mat.Base.R), unorm(mat.Base.G), unorm(mat.Base.B), 1)
 	p.SetVec4("background", unorm(mat.Background.R), unorm(mat.Background.G), unorm(mat.Background.B), unorm(mat.Background.A))
@@ -311,12 +327,7 @@ func (f *frame) resolve(blocks []*mesh.GPU, cam view.Camera) error {
 	if f.records {
 		recs = r.recs
 	}
-	// The box that setup found every set-up triangle within, else the
-	// whole image (and the tiled path's, which setup does not check).
-	box := [4]int{0, 0, w, h}
-	if !r.opts.Tiled && f.outsideBox == 0 {
-		box = f.box
-	}
+	box := f.checkedBox()
 	r.lastBox = box
 	var err error
 	f.timedGL(StageResolve, func() { err = r.resolve.run(blocks, r.prims, r.rgba, cam, r.opts.Material, w, h, recs, box) })

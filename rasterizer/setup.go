@@ -102,10 +102,7 @@ func (s *setupStage) delete() {
 
 // counting returns the counting passes, storing shading records or not.
 func (s *setupStage) counting(records bool) (all, clip *gpu.Program, err error) {
-	k := 0
-	if records {
-		k = 1
-	}
+	k := bit(records)
 	if s.count[k] == nil {
 		for _, v := range []struct {
 			p    **gpu.Program

@@ -74,8 +74,9 @@ func (s *shadeRecords) bindRead(n int, texels bool) error {
 	return nil
 }
 
-// setRecordUniforms sets what the setup passes need to store records:
-// the normal matrix of cam and the material's shading.
+// setRecordUniforms sets what the setup passes need to store records, and
+// the shading to work them out per pixel (setShading): the normal matrix
+// of cam and the material's shading.
 func setRecordUniforms(p *gpu.Program, cam *view.Camera, mat Material) {
 	p.SetMat4("normalMatrix", [16]float32(normalMatrix(*cam)))
 	flat := int32(0)

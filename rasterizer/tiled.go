@@ -97,10 +97,7 @@ type tiledStage struct {
 // variants makes the kernels that store (records) or do not store the
 // shading records, if not made yet.
 func (s *tiledStage) variants(records bool) (err error) {
-	k := 0
-	if records {
-		k = 1
-	}
+	k := bit(records)
 	if s.setup[k] != nil {
 		return nil
 	}
@@ -234,10 +231,7 @@ func (s *tiledStage) setUp(b *setupBatch, recs *shadeRecords) (records int, stat
 	if err := s.variants(b.records); err != nil {
 		return 0, stats, err
 	}
-	k := 0
-	if b.records {
-		k = 1
-	}
+	k := bit(b.records)
 	tx, ty := tiles(b.width, b.height)
 	nt := tx * ty
 	if err := grow(s.c, &s.tileCount, nt, "tile counts"); err != nil {

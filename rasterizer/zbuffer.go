@@ -80,16 +80,12 @@ func (f *frame) zBuffer(bt batch) error {
 			}
 			r.prepare.prog[mergeKeys].SetInt("cleared", cleared)
 			w, h := r.opts.Width, r.opts.Height
-			// Every test lies in the box setup checked so far: the
-			// pixels outside hold no winner.
-			if box := f.box; f.outsideBox == 0 && w%4 == 0 && !resolveWholeImage {
-				box[0] &^= 3
-				box[2] = min(w, (box[2]+3)&^3)
-				if box[0] < box[2] && box[1] < box[3] {
-					r.prepare.mergeBox(box, w, h)
-				}
-			} else {
+			// Every test lies in the checked box: the pixels outside
+			// hold no winner.
+			if w%4 != 0 {
 				r.prepare.run(mergeKeys, w*h)
+			} else if box := quadAligned(f.checkedBox(), w); box[0] < box[2] && box[1] < box[3] {
+				r.prepare.mergeBox(box, w, h)
 			}
 		})
 		f.drawn = true
@@ -196,10 +192,7 @@ const (
 // where exact (EXACT_DEPTH: a batch whose set-up triangles all have an
 // area2 below 2^28), making it when first asked for.
 func (r *Renderer) zProgram(k zKernel, exact bool) (*gpu.Program, error) {
-	e := 0
-	if exact {
-		e = 1
-	}
+	e := bit(exact)
 	if p := r.zSol[e][k]; p != nil {
 		return p, nil
 	}

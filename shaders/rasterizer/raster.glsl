@@ -140,8 +140,10 @@ bool triSetup(ivec2 p0, ivec2 p1, ivec2 p2, uvec3 z, uint prim, int height, out 
     return true;
 }
 
-// triRows is the scan-conversion workload of t.
-uint triRows(Tri t) { return t.rows.y < t.rows.x ? 0u : uint(t.rows.y - t.rows.x + 1); }
+// rowCount is the rows yLo..yHi of a set-up triangle's rows word (Tri's
+// rows: yLo, yHi, ...): its scan-conversion workload, triRows.
+uint rowCount(ivec4 rows) { return rows.y < rows.x ? 0u : uint(rows.y - rows.x + 1); }
+uint triRows(Tri t) { return rowCount(t.rows); }
 
 // triSpan is raster.Triangle.Span: the first and last covered pixel of row y,
 // clamped to [0, width); x1 < x0 when the row has none. Pixel x is inside

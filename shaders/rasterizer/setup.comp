@@ -145,9 +145,8 @@ void main() {
     // left none there, and writes a stale slot and rows into its first
     // place, which the clipping pass, dispatched after this one,
     // overwrites.
-    ivec4 r = tris[i].rows;
     slots[base] = i;
-    rows[base] = r.y < r.x ? 0u : uint(r.y - r.x + 1); // triRows
+    rows[base] = rowCount(tris[i].rows); // triRows, from the one vector it reads
     return;
 #endif
 #else

@@ -306,20 +306,15 @@ uint tileDepth(Cover cv, int dx, int dy) {
 // of vertices within the guard band at a pixel of the image, is below 2^49;
 // a covered pixel has 0 <= E_1, E_2 <= area2 (the three sum to
 // area2, and each is at least -bias >= 0), so |n| <= area2 * 2^24 < 2^52;
-// the estimate q is within one of the quotient (|n / area2| < 2^25, a
-// relative error of 2^-51), so |q * area2| < 2^53 and the remainder is
-// exact (a fused multiply-add anywhere gives the same values). llvmpipe
-// multiplies doubles four to a register, 64-bit integers by a sequence of
-// 32-bit products.
+// and |n / area2| < 2^25, within floorDivRecip's range (raster.glsl).
+// llvmpipe multiplies doubles four to a register, 64-bit integers by a
+// sequence of 32-bit products.
 uint tileDepthExact(Cover cv, int dx, int dy) {
     int m1 = cv.ab.x * dx + cv.ab.y * dy, m2 = cv.ab.z * dx + cv.ab.w * dy;
     double w1 = cv.k1d + double(m1) * double(SUBPIXEL);
     double w2 = cv.k2d + double(m2) * double(SUBPIXEL);
     double n = w1 * cv.dz1d + w2 * cv.dz2d;
-    double q = floor(n * cv.inv);
-    double r = n - q * cv.aread;
-    q += r < 0.0 ? -1.0 : (r < cv.aread ? 0.0 : 1.0);
-    return uint(clamp(cv.z.x + int(q), 0, int(DEPTH_MAX)));
+    return uint(clamp(cv.z.x + int(floorDivRecip(n, cv.aread, cv.inv)), 0, int(DEPTH_MAX)));
 }
 
 void main() {
