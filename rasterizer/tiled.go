@@ -65,11 +65,14 @@ type tiledStage struct {
 	listing     *gpu.Program        // tilelist.comp: the tiles that hold a triangle, the bins' overflow
 	emit        *gpu.Program        // tilebin.comp: the tile lists
 	counter     *gpu.Buffer[uint32] // tilesetup.comp's: records, the skip statistics, the triangles to clip, the bins' overflow; the tiles with triangles
-	// tileCount is per tile its triangles (the emit pass's cursor after
-	// the scan), tileStart its exclusive scan, list the records' indices
-	// grouped by tile, prep the records. bins holds binCap entries a tile
-	// (tile t's from t*binCap), filled by the setup pass; binned says that
-	// the batch's lists are there, not in list.
+	// tileCount is per tile its small triangles, then (from word nt, nt
+	// tiles) per tile its large ones (tileprep.glsl's prepLarge: the tile
+	// kernel draws them a row a lane); after the scan, the emit pass's
+	// cursors. tileStart is its exclusive scan, so list holds the records'
+	// indices grouped by class, then by tile; prep holds the records. bins
+	// holds binCap entries a tile, filled by the setup pass: tile t's small
+	// triangles from t*binCap up, its large ones from (t+1)*binCap - 1
+	// down; binned says that the batch's lists are there, not in list.
 	tileCount, tileStart, list, bins *gpu.Buffer[uint32]
 	prep                             *gpu.Buffer[tilePrep]
 	binCap                           int
@@ -234,10 +237,10 @@ func (s *tiledStage) setUp(b *setupBatch, recs *shadeRecords) (records int, stat
 	k := bit(b.records)
 	tx, ty := tiles(b.width, b.height)
 	nt := tx * ty
-	if err := grow(s.c, &s.tileCount, nt, "tile counts"); err != nil {
+	if err := grow(s.c, &s.tileCount, 2*nt, "tile counts"); err != nil {
 		return 0, stats, err
 	}
-	if err := grow(s.c, &s.tileStart, nt, "tile offsets"); err != nil {
+	if err := grow(s.c, &s.tileStart, 2*nt, "tile offsets"); err != nil {
 		return 0, stats, err
 	}
 	if err := grow(s.c, &s.counter, counterWords+nt, "tile counters"); err != nil {
@@ -258,7 +261,7 @@ func (s *tiledStage) setUp(b *setupBatch, recs *shadeRecords) (records int, stat
 		return 0, stats, err
 	}
 	for {
-		s.tileCount.FillRange(0, nt, 0)
+		s.tileCount.FillRange(0, 2*nt, 0)
 		s.counter.FillRange(0, counterWords, 0)
 		s.counter.FillRange(8, 2, 1) // the indirect dispatch's y and z
 		capacity := s.prep.Len()
@@ -269,7 +272,7 @@ func (s *tiledStage) setUp(b *setupBatch, recs *shadeRecords) (records int, stat
 				if s.texels {
 					s.c.BindTexels(unitPositions, s.posTexels, b.pos, gpu.TexelRGBA32F)
 				}
-				s.c.BindStorage(bindingTileCount, s.tileCount.Slice(0, nt))
+				s.c.BindStorage(bindingTileCount, s.tileCount.Slice(0, 2*nt))
 				s.c.BindStorage(bindingTileCounter, s.counter)
 				s.c.BindStorage(bindingTilePreps, s.prep)
 				s.c.BindStorage(bindingTileList, s.list)
@@ -282,6 +285,7 @@ func (s *tiledStage) setUp(b *setupBatch, recs *shadeRecords) (records int, stat
 				p.SetIvec2("size", int32(b.width), int32(b.height))
 				p.SetVec2("guard", gx, gy)
 				p.SetInt("tilesX", int32(tx))
+				p.SetUint("numTiles", uint32(nt))
 				p.SetUint("capacity", uint32(capacity))
 				p.SetUint("binCap", uint32(binCap))
 				p.DispatchInvocations(n)
@@ -293,7 +297,7 @@ func (s *tiledStage) setUp(b *setupBatch, recs *shadeRecords) (records int, stat
 		// clipping pass where there is one.
 		listTiles := func() {
 			s.c.Do(func() {
-				s.c.BindStorage(bindingTileCount, s.tileCount.Slice(0, nt))
+				s.c.BindStorage(bindingTileCount, s.tileCount.Slice(0, 2*nt))
 				s.c.BindStorage(bindingTileCounter, s.counter)
 				s.listing.SetUint("numTiles", uint32(nt))
 				s.listing.SetUint("binCap", uint32(binCap))
@@ -339,7 +343,7 @@ func (s *tiledStage) setUp(b *setupBatch, recs *shadeRecords) (records int, stat
 func (s *tiledStage) bin(sc *scan.Scanner, n, w, h int) (int, bool, error) {
 	tx, ty := tiles(w, h)
 	nt := tx * ty
-	counts := s.tileCount.Slice(0, nt)
+	counts := s.tileCount.Slice(0, 2*nt) // the small triangles', then the large ones'
 	if n == 0 || s.binned {
 		return 0, true, nil
 	}
@@ -347,18 +351,19 @@ func (s *tiledStage) bin(sc *scan.Scanner, n, w, h int) (int, bool, error) {
 	if entries > s.maxList {
 		return entries, false, nil
 	}
-	scan.ExclusiveScan(sc, s.tileStart.Slice(0, nt), counts, scan.Add, 0)
+	scan.ExclusiveScan(sc, s.tileStart.Slice(0, 2*nt), counts, scan.Add, 0)
 	if err := grow(s.c, &s.list, entries, "tile lists"); err != nil {
 		return 0, false, err
 	}
-	s.tileCount.FillRange(0, nt, 0)
+	s.tileCount.FillRange(0, 2*nt, 0)
 	s.c.Do(func() {
 		s.c.BindStorage(bindingTileCount, counts)
-		s.c.BindStorage(bindingTileStart, s.tileStart.Slice(0, nt))
+		s.c.BindStorage(bindingTileStart, s.tileStart.Slice(0, 2*nt))
 		s.c.BindStorage(bindingTileList, s.list)
 		s.c.BindStorage(bindingTilePreps, s.prep)
 		s.emit.SetUint("numTris", uint32(n))
 		s.emit.SetInt("tilesX", int32(tx))
+		s.emit.SetUint("numTiles", uint32(nt))
 		s.emit.DispatchInvocations(n)
 		s.c.Barrier(gpu.BarrierStorage)
 	})
@@ -379,8 +384,8 @@ func (s *tiledStage) draw(p *gpu.Program, vis, prims *gpu.Buffer[uint32], w, h i
 	if s.texels {
 		s.c.BindTexels(unitTilePreps, s.prepTexels, s.prep, gpu.TexelRGBA32I)
 	}
-	s.c.BindStorage(bindingTileCount, s.tileCount.Slice(0, nt))
-	s.c.BindStorage(bindingTileStart, s.tileStart.Slice(0, nt))
+	s.c.BindStorage(bindingTileCount, s.tileCount.Slice(0, 2*nt))
+	s.c.BindStorage(bindingTileStart, s.tileStart.Slice(0, 2*nt))
 	if s.binned {
 		s.c.BindStorage(bindingTileList, s.bins)
 		p.SetUint("binCap", uint32(s.binCap))
@@ -392,6 +397,7 @@ func (s *tiledStage) draw(p *gpu.Program, vis, prims *gpu.Buffer[uint32], w, h i
 	s.c.BindStorage(bindingPrims, prims)
 	p.SetIvec2("size", int32(w), int32(h))
 	p.SetInt("tilesX", int32(tx))
+	p.SetUint("numTiles", uint32(nt))
 	s.c.BindStorage(bindingTileCounter, s.counter)
 	// The listed tiles run in one dimension of work groups, which the
 	// driver bounds (65535 on llvmpipe, a 2048 x 2048 image's tiles).

@@ -246,8 +246,9 @@ func TestTiledShadesFlat(t *testing.T) {
 
 // TestTiledReachRow checks tileprep.glsl's reachRow, which narrows the
 // tiles the binning loops test on each row of a triangle's box: the tile
-// counts equal those of loops over the whole box, for every scene and
-// view.
+// counts of small and of large triangles equal those of loops over the
+// whole box, for every scene and view; and the scenes give some tile
+// triangles of both classes (which tile.comp draws apart).
 func TestTiledReachRow(t *testing.T) {
 	c := gputest.Context(t)
 	s := newScanner(t, c)
@@ -260,6 +261,7 @@ func TestTiledReachRow(t *testing.T) {
 	tx, ty := tiles(w, h)
 	scenes := tiledScenes(t)
 	scenes["long thin"] = longThinSoup(gputest.Rand(t), 300)
+	mixed := 0
 	for name, soup := range scenes {
 		if len(soup) == 0 {
 			continue
@@ -271,15 +273,30 @@ func TestTiledReachRow(t *testing.T) {
 				if _, err := rd.Render(m, cam); err != nil {
 					t.Fatal(err)
 				}
-				counts[k] = rd.tiled.tileCount.Download()[:tx*ty]
+				counts[k] = rd.tiled.tileCount.Download()[:2*tx*ty] // small triangles, then large ones
 				rd.tiled.setup[1], box = box, rd.tiled.setup[1] // the renderer's frames store shading records
 			}
 			for i := range counts[0] {
 				if counts[0][i] != counts[1][i] {
-					t.Fatalf("%s, camera %d: tile (%d,%d) has %d triangles by reachRow, %d by the whole box", name, ci, i%tx, i/tx, counts[0][i], counts[1][i])
+					class := "small"
+					if i >= tx*ty {
+						class = "large"
+					}
+					j := i % (tx * ty)
+					t.Fatalf("%s, camera %d: tile (%d,%d) has %d %s triangles by reachRow, %d by the whole box", name, ci, j%tx, j/tx, counts[0][i], class, counts[1][i])
+				}
+			}
+			for i := 0; i < tx*ty; i++ {
+				if counts[0][i] > 0 && counts[0][tx*ty+i] > 0 {
+					mixed++
 				}
 			}
 		}
+	}
+	// The tile kernel draws the two classes apart: the scenes that the
+	// tiled tests draw must give it tiles with both.
+	if mixed == 0 {
+		t.Fatal("no tile of any scene holds both small and large triangles")
 	}
 }
 

@@ -31,6 +31,9 @@
 //            their lanes' stores, a pixel at a time, on llvmpipe).
 //   TEXELS 1: the records, and SHADE's vertices and normals, are read as
 //            buffer textures (gpu.TexelBuffer), 0: as storage blocks.
+// The tile's large triangles (tileprep.glsl's prepLarge, listed apart by
+// the binning passes) are drawn first, a row of the tile an invocation,
+// with no atomics: the same (depth, id) minimum.
 //   WHOLE_ROWS 1 (TILE 8, an image width that is a multiple of 8): every
 //            tile's rows lie whole in the image's rows, and an invocation
 //            loads and stores its row's words four to a vector, and shades
@@ -135,6 +138,7 @@ uniform uint binCap;  // > 0: tile t's list is list[t * binCap, ...) (tilesetup.
 // (x, y) draws tile (x, y).
 uniform int listed;
 uniform int tilesX;
+uniform uint numTiles; // the large triangles' counts and list starts follow the others' (tileCount, tileStart)
 #if SHADE
 uniform int emptyDone; // 1: the empty tiles' pixels are cleared and painted already (the caller's fills)
 #endif
@@ -142,9 +146,8 @@ uniform int emptyDone; // 1: the empty tiles' pixels are cleared and painted alr
 // floorDivByEstimate is floorDiv(n, a) for a > 0: a double quotient, then
 // corrected in exact integers. n and a rounded to 53 bits and the double
 // division put the estimate within |n / a| * 2^-51 of the true quotient,
-// under one for any |n / a| < 2^50 (a depth quotient, barycentric
-// interpolation within a triangle's depth range, is below 2^25), so one
-// step either way corrects it. llvmpipe divides 64-bit integers one lane at
+// under one for any |n / a| < 2^50 (the large triangles' row starts and
+// steps: below 2^38), so one step either way corrects it. llvmpipe divides 64-bit integers one lane at
 // a time, doubles a vector at a time.
 int64_t floorDivByEstimate(int64_t n, int64_t a) {
     int64_t q = int64_t(floor(toDouble(n) / toDouble(a)));
@@ -209,6 +212,13 @@ struct Cover {
     double k1d, k2d, aread, dz1d, dz2d;
 };
 
+// coverThreshold is the least m_e = A_e*dx + B_e*dy that covers the pixel
+// dx, dy pixels from the tile's first, whose E_e is k (makeCover).
+int coverThreshold(Prep pr, int e, int64_t k) {
+    int64_t th = -((k + int64_t(prepBias(pr, e))) >> 8);
+    return int(min64(max64(th, int64_t(-(1 << 30))), int64_t(1 << 30)));
+}
+
 // makeCover works out the Cover of record pr for the tile at org (pixels)
 // whose first pixel centre is (px0, py0) (subpixels), of an image size
 // pixels large.
@@ -227,8 +237,7 @@ Cover makeCover(Prep pr, uint rank, ivec2 org, int64_t px0, int64_t py0) {
     int thr[3];
     for (int e = 0; e < 3; e++) {
         int64_t k = prepE(pr, e, px0, py0);
-        int64_t th = -((k + int64_t(prepBias(pr, e))) >> 8);
-        thr[e] = int(min64(max64(th, int64_t(-(1 << 30))), int64_t(1 << 30)));
+        thr[e] = coverThreshold(pr, e, k);
         if (e == 1) cv.k1 = k;
         if (e == 2) cv.k2 = k;
     }
@@ -326,12 +335,12 @@ void main() {
     }
     uint lid = gl_LocalInvocationIndex;
     ivec2 org = tile * TILE;
-    uint cnt = tileCount[t];
+    uint cnt = tileCount[t], cntLarge = tileCount[numTiles + t];
     // Invocation lid keeps the least (depth, id) of the row's pixels.
     int py = org.y + int(lid);
     uint bestD[TILE], bestId[TILE];
 #if SHADE
-    if (cnt == 0u) { // the group's common exit: no barrier follows
+    if (cnt + cntLarge == 0u) { // the group's common exit: no barrier follows
         if (emptyDone != 0) return;
         for (int i = 0; i < TILE; i++) {
             int px = org.x + i;
@@ -350,7 +359,7 @@ void main() {
         return;
     }
 #else
-    if (cnt == 0u) return; // the group's common exit: no barrier follows
+    if (cnt + cntLarge == 0u) return; // the group's common exit: no barrier follows
 #endif
     uint start = binCap != 0u ? t * binCap : tileStart[t];
 #if WHOLE_ROWS
@@ -390,6 +399,66 @@ void main() {
     // The tile's first pixel centre, in subpixels.
     int64_t px0 = int64_t(org.x) * int64_t(SUBPIXEL) + int64_t(SUBPIXEL / 2);
     int64_t py0 = int64_t(org.y) * int64_t(SUBPIXEL) + int64_t(SUBPIXEL / 2);
+    // The large triangles first (their list runs down from the end of the
+    // tile's bin, or follows the small ones' lists), one at a time for all
+    // the rows: each row's owner tests its row's pixels (makeCover's test
+    // for dy = lid) and takes their depths into its registers, stepping
+    // along the row (below). A vector then runs one pass a large triangle,
+    // where the chunks' lanes run as many steps as the most pixels one
+    // lane's triangle covers in the tile, most of the tile for a large one
+    // beside a few for the others (the unbalanced set's zoomed views: a
+    // sixth of a frame), and with no atomics.
+    uint lastLarge = binCap != 0u ? t * binCap + binCap - 1u : tileStart[numTiles + t];
+    for (uint k = 0u; k < cntLarge; k++) {
+        Prep pr = loadPrep(list[binCap != 0u ? lastLarge - k : lastLarge + k]);
+        uint id = uint(pr.z.w);
+        ivec4 box = prepBox(pr);
+        int x0 = max(box.x, org.x) - org.x, x1 = min(box.y, min(org.x + TILE, size.x) - 1) - org.x;
+        // The box's columns within the image (the edge tests decide the
+        // rest).
+        uint bits = py < size.y && x1 >= x0 ? ((2u << x1) - 1u) & ~((1u << x0) - 1u) : 0u;
+        int64_t k0 = prepE(pr, 0, px0, py0), k1 = prepE(pr, 1, px0, py0), k2 = prepE(pr, 2, px0, py0);
+        int thr0 = coverThreshold(pr, 0, k0), thr1 = coverThreshold(pr, 1, k1), thr2 = coverThreshold(pr, 2, k2);
+        int m0 = pr.b.x * int(lid), m1 = pr.b.y * int(lid), m2 = pr.b.z * int(lid);
+        uint row = 0u;
+        for (int dx = 0; dx < TILE; dx++) {
+            row |= m0 >= thr0 && m1 >= thr1 && m2 >= thr2 ? 1u << dx : 0u;
+            m0 += pr.a.x;
+            m1 += pr.a.y;
+            m2 += pr.a.z;
+        }
+        bits &= row;
+        // Along the row, n = E_1*(z1 - z0) + E_2*(z2 - z0) grows by dn a
+        // pixel (the shift is 0: E_e itself, linear), so the quotient and
+        // remainder of n / area2 step by those of dn, plus a carry: the
+        // exact floorDiv of tileDepth at every pixel, in 64-bit adds. In
+        // the tile, |E_e| < 2^37 (a covered pixel's lies in [0, area2 <
+        // 2^36], and a tile moves it by under 2^35), so |n| < 2^62; the
+        // quotient is kept mod 2^32, exact where it fits, as it does at
+        // the covered pixels.
+        int64_t area = prepArea(pr);
+        int64_t n = (k1 + int64_t(pr.b.y * int(lid)) * int64_t(SUBPIXEL)) * int64_t(pr.z.y) + (k2 + int64_t(pr.b.z * int(lid)) * int64_t(SUBPIXEL)) * int64_t(pr.z.z);
+        int64_t dn = (int64_t(pr.a.y) * int64_t(pr.z.y) + int64_t(pr.a.z) * int64_t(pr.z.z)) * int64_t(SUBPIXEL);
+        int64_t q = floorDivByEstimate(n, area), dq = floorDivByEstimate(dn, area);
+        int64_t r = n - q * area, dr = dn - dq * area;
+        int zq = pr.z.x + unpackInt2x32(q).x, dz = unpackInt2x32(dq).x;
+        // (Written out for each pixel: a loop over bestD and bestId that
+        // the compiler does not unroll puts them in memory.)
+#define LARGE_PIXEL(i) { uint z = uint(clamp(zq, 0, int(DEPTH_MAX))); \
+        if ((bits & (1u << i)) != 0u && (z < bestD[i] || (z == bestD[i] && id < bestId[i]))) { bestD[i] = z; bestId[i] = id; } \
+        r += dr; bool carry = !lt64(r, area); r = carry ? r - area : r; zq += dz + (carry ? 1 : 0); }
+        LARGE_PIXEL(0)
+#if TILE > 1
+        LARGE_PIXEL(1)
+#endif
+#if TILE > 2
+        LARGE_PIXEL(2) LARGE_PIXEL(3)
+#endif
+#if TILE > 4
+        LARGE_PIXEL(4) LARGE_PIXEL(5) LARGE_PIXEL(6) LARGE_PIXEL(7)
+#endif
+#undef LARGE_PIXEL
+    }
     if (lid == 0u) sMaxD[0] = DEPTH_MAX;
     // The list in reverse when its last triangle lies nearer than its
     // first: the lists keep about the mesh's order, which some views see

@@ -5,8 +5,10 @@
 // triangle's record and counted it in every TILE x TILE tile where its box
 // of covered pixel centres and each of its edges' half-planes meet; with
 // tileStart the exclusive scan of those counts and tileCount zeroed, this
-// pass writes list[tileStart[t] + atomicAdd(tileCount[t], 1)] = the record
-// for the same tiles. The order of a tile's list is the atomics' and may
+// pass writes list[tileStart[c + t] + atomicAdd(tileCount[c + t], 1)] =
+// the record for the same tiles, c = numTiles for a large triangle
+// (prepLarge), 0 for the others: the small triangles' lists, then the
+// large ones'. The order of a tile's list is the atomics' and may
 // change between runs: tile.comp keeps, per pixel, the least (depth,
 // primitive id) of the whole list, which no order can change.
 #ifndef TILE
@@ -29,6 +31,7 @@ layout(std430, binding = BINDING_TILE_PREPS) readonly restrict buffer Preps { Pr
 
 uniform uint numTris; // records
 uniform int tilesX;   // tiles per row: ceil(width / TILE)
+uniform uint numTiles; // tileCount and tileStart: the small triangles' numTiles words, then the large ones'
 
 void main() {
     uint i = dpglGlobalIndex();
@@ -37,6 +40,7 @@ void main() {
     ivec4 box = prepBox(p);
     if (box.y < box.x || box.w < box.z) return;
     Reach r = makeReach(p, box);
+    uint cls = prepLarge(p) ? numTiles : 0u;
     // Two loops of at most tilesX and tilesY steps each (a driver may cut
     // one loop's iterations; see gpu.Caps.LoopLimit).
     for (int ty = box.z / TILE; ty <= box.w / TILE; ty++) {
@@ -45,7 +49,7 @@ void main() {
         for (int tx = tx0; tx <= tx1; tx++) {
             if (prepReaches(p, box, r, tx, ty)) {
                 uint tile = uint(ty * tilesX + tx);
-                list[tileStart[tile] + atomicAdd(tileCount[tile], 1u)] = i;
+                list[tileStart[cls + tile] + atomicAdd(tileCount[cls + tile], 1u)] = i;
             }
         }
     }

@@ -4,7 +4,9 @@
 // counter[10 + i] the i-th such tile (y * tilesX + x, in the order the
 // atomics made), counter[7] how many (the x of the tile kernel's indirect
 // dispatch), and counter[6] the largest count past binCap (0: every
-// tile's list is in its bin). A pass over the tiles rather than a test in
+// tile's list is in its bin), a tile's count being its small and large
+// triangles (tileCount[t] and tileCount[numTiles + t]), which share its
+// bin. A pass over the tiles rather than a test in
 // the setup pass for every (triangle, tile) it counts: on llvmpipe each of
 // those takes a loop over a SIMD vector's lanes whether or not any lane's
 // test holds, and a zoomed view makes some 60,000 of them a frame (the
@@ -27,7 +29,7 @@ uniform uint binCap; // entries a tile's bin holds; 0: no bins
 void main() {
     uint t = dpglGlobalIndex();
     if (t >= numTiles) return;
-    uint c = tileCount[t];
+    uint c = tileCount[t] + tileCount[numTiles + t]; // small and large
     if (c != 0u) counter[10u + atomicAdd(counter[7], 1u)] = t;
     if (binCap != 0u && c > binCap) atomicMax(counter[6], c);
 }

@@ -79,6 +79,20 @@ Prep makePrep(Tri t, int width) {
     return p;
 }
 
+#ifndef ROW_AREA2
+// A set-up triangle whose area2 is at least ROW_AREA2 (128 pixels of
+// area) and below 2^36 (so that the depth's shift is 0) is large: the
+// tile kernel draws it a row of the tile a lane (tile.comp), the others a
+// triangle a lane.
+#define ROW_AREA2 16777216.0
+#endif
+bool prepLarge(Prep p) {
+    // area2 = A_1*B_2 - A_2*B_1 (prepArea), in doubles: the products of
+    // 32-bit words and their difference are exact.
+    double a = double(p.a.y) * double(p.b.z) - double(p.a.z) * double(p.b.y);
+    return a >= ROW_AREA2 && a < 68719476736.0;
+}
+
 // toDouble is v as a double, exact for |v| < 2^53 (llvmpipe converts
 // 32-bit words a vector at a time, 64-bit integers a lane at a time).
 double toDouble(int64_t v) {

@@ -5,11 +5,14 @@
 // arithmetic of setup.comp, raster.SetupMesh), and for each set-up
 // triangle append its record (tileprep.glsl) at a slot taken from a
 // counter, and count it in every tile it reaches (tilebin.comp's test).
+// A large triangle (tileprep.glsl's prepLarge) counts in the tile's
+// second count, tileCount[numTiles + tile], the others in its first.
 // With binCap > 0 it also writes the record's slot into the reached tile's
-// bin, bins[tile * binCap + count] for the counts below binCap, so that
-// the tiles' lists need no second pass; where a tile's count passes
-// binCap (tilelist.comp, run after this pass, finds it) the caller makes
-// the lists by tilebin.comp's counting sort instead (the counts are whole
+// bin, bins[tile * binCap + count] for a small triangle and bins[(tile + 1)
+// * binCap - 1 - count] for a large one, so that the tiles' lists need no
+// second pass; where a tile's two counts together pass binCap
+// (tilelist.comp, run after this pass, finds it) the caller makes the
+// lists by tilebin.comp's counting sort instead (the counts are whole
 // either way).
 // The slots' order is the atomics'; the tile kernel ranks a chunk's
 // triangles by primitive id, so no order changes a pixel. The counter runs
@@ -86,6 +89,7 @@ uniform uint primBase;
 uniform ivec2 size;
 uniform vec2 guard;
 uniform int tilesX;
+uniform uint numTiles; // tilesX * tilesY: the large triangles' counts follow the others' in tileCount
 uniform uint capacity; // records prep holds
 uniform uint binCap;   // entries a tile's bin holds; 0: no bins
 
@@ -97,6 +101,7 @@ void binCount(Prep p, uint slot) {
     ivec4 box = prepBox(p);
     if (box.y < box.x || box.w < box.z) return;
     Reach r = makeReach(p, box);
+    bool large = prepLarge(p);
     for (int ty = box.z / TILE; ty <= box.w / TILE; ty++) {
         int tx0, tx1;
 #if REACH_BOX // tests: the box's whole row, which reachRow narrows
@@ -108,11 +113,13 @@ void binCount(Prep p, uint slot) {
         for (int tx = tx0; tx <= tx1; tx++) {
             if (prepReaches(p, box, r, tx, ty)) {
                 uint tile = uint(ty * tilesX + tx);
-                uint k = atomicAdd(tileCount[tile], 1u);
-                // Past its bin, a tile's entries overwrite its last one:
-                // the frame's lists then come from the counting sort
-                // (tilelist.comp sees the count), and no bin is read.
-                if (binCap != 0u) bins[tile * binCap + min(k, binCap - 1u)] = slot;
+                uint k = min(atomicAdd(tileCount[large ? numTiles + tile : tile], 1u), binCap - 1u);
+                // A bin holds the tile's small triangles from its start,
+                // its large ones from its end. Past its bin, a tile's
+                // entries overwrite others: the frame's lists then come
+                // from the counting sort (tilelist.comp sees the counts),
+                // and no bin is read.
+                if (binCap != 0u) bins[tile * binCap + (large ? binCap - 1u - k : k)] = slot;
             }
         }
     }
