@@ -195,8 +195,11 @@ func visibilityRenderers(t *testing.T, c *gpu.Context) []*Renderer {
 			}
 		}
 		for _, v := range []tileVariant{{}, {wholeRows: true}, {shade: true}, {shade: true, records: true}, {shade: true, wholeRows: true}, {shade: true, records: true, wholeRows: true}} {
-			if _, err := r.tiled.tileKernel(v); err != nil {
-				t.Fatal(err)
+			for _, large := range []bool{false, true} {
+				v.large = large
+				if _, err := r.tiled.tileKernel(v); err != nil {
+					t.Fatal(err)
+				}
 			}
 		}
 		out = append(out, r)

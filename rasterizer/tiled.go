@@ -77,7 +77,8 @@ type tiledStage struct {
 	prep                             *gpu.Buffer[tilePrep]
 	binCap                           int
 	binned                           bool
-	filled                           int // the tiles that hold a triangle (listed in counter)
+	large                            bool // some tile holds a large triangle (tile.comp's LARGE variant)
+	filled                           int  // the tiles that hold a triangle (listed in counter)
 	// lastSetUp and lastShaded are the last frame's set-up triangles and
 	// the pixels of its tiles that hold one (Renderer.newFrame's choice of
 	// shading records).
@@ -118,8 +119,9 @@ func (s *tiledStage) variants(records bool) (err error) {
 // tileVariant is what a tile.comp variant does beyond the stage's own
 // defines: shade (SHADE: the frame's only batch, shaded as it is drawn),
 // from records (SHADE_RECORDS), for an image whose width is a multiple
-// of 8 (WHOLE_ROWS: its rows' words four to a vector).
-type tileVariant struct{ shade, records, wholeRows bool }
+// of 8 (WHOLE_ROWS: its rows' words four to a vector), with the pass of
+// the large triangles (LARGE: the batch has some).
+type tileVariant struct{ shade, records, wholeRows, large bool }
 
 // tileKernel returns tile.comp's variant v, made when first asked for.
 func (s *tiledStage) tileKernel(v tileVariant) (*gpu.Program, error) {
@@ -127,7 +129,7 @@ func (s *tiledStage) tileKernel(v tileVariant) (*gpu.Program, error) {
 		return p, nil
 	}
 	p, err := s.c.Program("rasterizer/tile.comp", map[string]string{"VIS64": define(s.vis64), "TILE": fmt.Sprint(TileSize), "TEXELS": define(s.texels),
-		"SHADE": define(v.shade), "SHADE_RECORDS": define(v.records), "WHOLE_ROWS": define(v.wholeRows)})
+		"SHADE": define(v.shade), "SHADE_RECORDS": define(v.records), "WHOLE_ROWS": define(v.wholeRows), "LARGE": define(v.large)})
 	if err != nil {
 		return nil, err
 	}
@@ -214,7 +216,7 @@ func (s *tiledStage) delete() {
 
 // counterWords is the counts at the head of tiledStage.counter
 // (tilesetup.comp): then the tiles that hold a triangle, one word each.
-const counterWords = 10
+const counterWords = 11
 
 // tiles returns the tile grid of a w x h image.
 func tiles(w, h int) (tx, ty int) {
@@ -312,6 +314,7 @@ func (s *tiledStage) setUp(b *setupBatch, recs *shadeRecords) (records int, stat
 		if v[5] > 0 {
 			pass(s.clip[k], int(v[5]))
 			s.counter.FillRange(6, 2, 0)
+			s.counter.FillRange(10, 1, 0)
 			listTiles()
 			s.counter.Read(0, v)
 		}
@@ -320,6 +323,7 @@ func (s *tiledStage) setUp(b *setupBatch, recs *shadeRecords) (records int, stat
 		if records <= capacity || records > s.maxPrep {
 			s.binned = binCap > 0 && v[6] == 0
 			s.filled = int(v[7])
+			s.large = v[10] > 0
 			s.lastSetUp, s.lastShaded = records, s.filled*TileSize*TileSize
 			if need := int(v[6]); need > binCap {
 				// The next frames' bins: room for this one's busiest tile.
@@ -473,7 +477,7 @@ func (f *frame) drawTiled(b *mesh.GPU, first, base int) (int, error) {
 		// from empty buffers and shade as they draw. Should a later
 		// block's batch follow, it merges into what this one wrote and
 		// resets shaded, and resolve shades the frame.
-		shade, err := r.tiled.tileKernel(tileVariant{shade: true, records: f.records, wholeRows: wholeRows(w)})
+		shade, err := r.tiled.tileKernel(tileVariant{shade: true, records: f.records, wholeRows: wholeRows(w), large: r.tiled.large})
 		if err != nil {
 			return 0, err
 		}
@@ -507,7 +511,7 @@ func (f *frame) drawTiled(b *mesh.GPU, first, base int) (int, error) {
 		if !f.cleared {
 			f.timedGL(StageZPrepare, f.clear)
 		}
-		p, err := r.tiled.tileKernel(tileVariant{wholeRows: wholeRows(w)})
+		p, err := r.tiled.tileKernel(tileVariant{wholeRows: wholeRows(w), large: r.tiled.large})
 		if err != nil {
 			return 0, err
 		}

@@ -274,7 +274,7 @@ func TestTiledReachRow(t *testing.T) {
 					t.Fatal(err)
 				}
 				counts[k] = rd.tiled.tileCount.Download()[:2*tx*ty] // small triangles, then large ones
-				rd.tiled.setup[1], box = box, rd.tiled.setup[1] // the renderer's frames store shading records
+				rd.tiled.setup[1], box = box, rd.tiled.setup[1]     // the renderer's frames store shading records
 			}
 			for i := range counts[0] {
 				if counts[0][i] != counts[1][i] {
@@ -286,10 +286,17 @@ func TestTiledReachRow(t *testing.T) {
 					t.Fatalf("%s, camera %d: tile (%d,%d) has %d %s triangles by reachRow, %d by the whole box", name, ci, j%tx, j/tx, counts[0][i], class, counts[1][i])
 				}
 			}
+			anyLarge := false
 			for i := 0; i < tx*ty; i++ {
 				if counts[0][i] > 0 && counts[0][tx*ty+i] > 0 {
 					mixed++
 				}
+				anyLarge = anyLarge || counts[0][tx*ty+i] > 0
+			}
+			// The last frame ran the tile kernel with the large triangles'
+			// pass exactly when a tile held one.
+			if rd.tiled.large != anyLarge {
+				t.Fatalf("%s, camera %d: the tile kernel's LARGE variant %v, a tile with a large triangle %v", name, ci, rd.tiled.large, anyLarge)
 			}
 		}
 	}

@@ -34,6 +34,9 @@
 // The tile's large triangles (tileprep.glsl's prepLarge, listed apart by
 // the binning passes) are drawn first, a row of the tile an invocation,
 // with no atomics: the same (depth, id) minimum.
+//   LARGE 0: a batch with no large triangle: the variant without their
+//            pass (its code alone, never run, made the balanced set's
+//            zoomed frames' tiles 3-5% slower on llvmpipe).
 //   WHOLE_ROWS 1 (TILE 8, an image width that is a multiple of 8): every
 //            tile's rows lie whole in the image's rows, and an invocation
 //            loads and stores its row's words four to a vector, and shades
@@ -51,6 +54,8 @@
 // lint: WHOLE_ROWS=1 SHADE=1 VIS64=1
 // lint: SHADE=1 SHADE_RECORDS=1
 // lint: SHADE=1 SHADE_RECORDS=1 TEXELS=0
+// lint: LARGE=0
+// lint: LARGE=0 WHOLE_ROWS=1 SHADE=1 SHADE_RECORDS=1
 #ifndef VIS64
 #define VIS64 0
 #endif
@@ -65,6 +70,9 @@
 #endif
 #ifndef WHOLE_ROWS
 #define WHOLE_ROWS 0
+#endif
+#ifndef LARGE
+#define LARGE 1
 #endif
 #if WHOLE_ROWS && TILE != 8
 #error "tile.comp: WHOLE_ROWS takes a row of 8 pixels as two vectors: TILE 8"
@@ -97,7 +105,7 @@ Prep loadPrep(uint i) { return prep[i]; }
 layout(std430, binding = BINDING_TILE_COUNT) readonly restrict buffer TileCount { uint tileCount[]; };
 layout(std430, binding = BINDING_TILE_START) readonly restrict buffer TileStart { uint tileStart[]; };
 layout(std430, binding = BINDING_TILE_LIST) readonly restrict buffer List { uint list[]; };
-// counter[10 + i]: the i-th tile that holds a triangle (tilesetup.comp).
+// counter[11 + i]: the i-th tile that holds a triangle (tilesetup.comp).
 layout(std430, binding = BINDING_TILE_COUNTER) readonly restrict buffer Counter { uint counter[]; };
 // (Not restrict where WHOLE_ROWS's vectors alias them.)
 #if WHOLE_ROWS
@@ -133,7 +141,7 @@ layout(std430, binding = BINDING_IMAGE) writeonly buffer Image4 { uvec4 rgba4[];
 
 uniform ivec2 size;   // image width, height
 uniform uint binCap;  // > 0: tile t's list is list[t * binCap, ...) (tilesetup.comp's bins); 0: from tileStart[t]
-// 1: work group i draws tile counter[10 + i] of a grid tilesX wide (an
+// 1: work group i draws tile counter[11 + i] of a grid tilesX wide (an
 // indirect dispatch over the tiles that hold a triangle); 0: work group
 // (x, y) draws tile (x, y).
 uniform int listed;
@@ -330,12 +338,16 @@ void main() {
     uint t = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
     ivec2 tile = ivec2(gl_WorkGroupID.xy);
     if (listed != 0) {
-        t = counter[10u + gl_WorkGroupID.x];
+        t = counter[11u + gl_WorkGroupID.x];
         tile = ivec2(int(t) % tilesX, int(t) / tilesX);
     }
     uint lid = gl_LocalInvocationIndex;
     ivec2 org = tile * TILE;
+#if LARGE
     uint cnt = tileCount[t], cntLarge = tileCount[numTiles + t];
+#else
+    uint cnt = tileCount[t], cntLarge = 0u;
+#endif
     // Invocation lid keeps the least (depth, id) of the row's pixels.
     int py = org.y + int(lid);
     uint bestD[TILE], bestId[TILE];
@@ -408,6 +420,7 @@ void main() {
     // lane's triangle covers in the tile, most of the tile for a large one
     // beside a few for the others (the unbalanced set's zoomed views: a
     // sixth of a frame), and with no atomics.
+#if LARGE
     uint lastLarge = binCap != 0u ? t * binCap + binCap - 1u : tileStart[numTiles + t];
     for (uint k = 0u; k < cntLarge; k++) {
         Prep pr = loadPrep(list[binCap != 0u ? lastLarge - k : lastLarge + k]);
@@ -459,6 +472,7 @@ void main() {
 #endif
 #undef LARGE_PIXEL
     }
+#endif
     if (lid == 0u) sMaxD[0] = DEPTH_MAX;
     // The list in reverse when its last triangle lies nearer than its
     // first: the lists keep about the mesh's order, which some views see

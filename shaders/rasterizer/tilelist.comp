@@ -1,7 +1,7 @@
 #version 450
 // The tiled rasterizer's list of the tiles that hold a triangle
 // (rasterizer/tiled.go), from the counts tilesetup.comp left in tileCount:
-// counter[10 + i] the i-th such tile (y * tilesX + x, in the order the
+// counter[11 + i] the i-th such tile (y * tilesX + x, in the order the
 // atomics made), counter[7] how many (the x of the tile kernel's indirect
 // dispatch), and counter[6] the largest count past binCap (0: every
 // tile's list is in its bin), a tile's count being its small and large
@@ -30,6 +30,10 @@ void main() {
     uint t = dpglGlobalIndex();
     if (t >= numTiles) return;
     uint c = tileCount[t] + tileCount[numTiles + t]; // small and large
-    if (c != 0u) counter[10u + atomicAdd(counter[7], 1u)] = t;
+    if (c != 0u) counter[11u + atomicAdd(counter[7], 1u)] = t;
+    // counter[10]: the tiles with a large triangle (the caller then runs
+    // tile.comp's LARGE variant, and the one without the large triangles'
+    // pass otherwise).
+    if (tileCount[numTiles + t] != 0u) atomicAdd(counter[10], 1u);
     if (binCap != 0u && c > binCap) atomicMax(counter[6], c);
 }

@@ -24,8 +24,9 @@
 //   counter[6]: the largest tile count past binCap (0: every tile's list
 //   is in its bin); counter[7]: the tiles that hold a triangle, counter[8]
 //   and counter[9] 1 (the caller's), so that counter[7..9] are the tile
-//   kernel's work group counts for an indirect dispatch; counter[10 + i]:
-//   the i-th such tile (y * tilesX + x).
+//   kernel's work group counts for an indirect dispatch; counter[10]: the
+//   tiles that hold a large triangle; counter[11 + i]: the i-th tile that
+//   holds a triangle (y * tilesX + x).
 // (llvmpipe takes a pass through the tile kernel for a work group whose
 // tile is empty, which has no loop to skip it: at the paper's unzoomed
 // views, where three tiles in four are empty, dispatching only the listed
