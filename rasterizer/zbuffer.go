@@ -24,12 +24,24 @@ func (f *frame) zBuffer(bt batch) error {
 		if err := r.loadSpans(bt.spans); err != nil {
 			return err
 		}
-		pixels := int64(scan.Reduce(r.sc, r.zLoop.Workload(), scan.Add))
-		f.st.Pixels += pixels
 		if r.vis64 {
+			f.st.Pixels += int64(scan.Reduce(r.sc, r.zLoop.Workload(), scan.Add))
 			return nil
 		}
-		// Each span's first test, then two words a test from keyBase.
+		// Each span's first test (the exclusive scan of the spans'
+		// pixels), then two words a test from keyBase. The scan's last
+		// offset and the last span's pixels give the batch's pixels,
+		// where a reduction would take another pass over the spans.
+		if err := grow(r.c, &r.zkeys, int(keyBase(bt.spans)), "visibility keys"); err != nil {
+			return err
+		}
+		offsets := r.zkeys.Slice(0, bt.spans)
+		scan.ExclusiveScan(r.sc, offsets, r.zLoop.Workload(), scan.Add, 0)
+		var last, lastPixels [1]uint32
+		offsets.Read(bt.spans-1, last[:])
+		r.zLoop.Workload().Read(bt.spans-1, lastPixels[:])
+		pixels := int64(last[0]) + int64(lastPixels[0])
+		f.st.Pixels += pixels
 		words := int64(keyBase(bt.spans)) + 2*pixels
 		limit := r.c.Caps().MaxSSBOSize / 4
 		if r.maxKeyWords > 0 {
@@ -39,10 +51,13 @@ func (f *frame) zBuffer(bt batch) error {
 			f.st.Visibility = visibility32IDPass
 			return nil
 		}
-		if err := grow(r.c, &r.zkeys, int(words), "visibility keys"); err != nil {
-			return err
+		if r.zkeys.Len() < int(words) {
+			// Grown, the keys lose the offsets: scan again.
+			if err := grow(r.c, &r.zkeys, int(words), "visibility keys"); err != nil {
+				return err
+			}
+			scan.ExclusiveScan(r.sc, r.zkeys.Slice(0, bt.spans), r.zLoop.Workload(), scan.Add, 0)
 		}
-		scan.ExclusiveScan(r.sc, r.zkeys.Slice(0, bt.spans), r.zLoop.Workload(), scan.Add, 0)
 		return nil
 	})
 	if err != nil {
