@@ -247,6 +247,53 @@ func TestFillAnySize(t *testing.T) {
 	}
 }
 
+// TestFillRepeatedWords fills wider elements whose 32-bit words are all
+// the same (filled as words) and ones whose words differ, over a range
+// with an element left untouched each side.
+func TestFillRepeatedWords(t *testing.T) {
+	c := gputest.Context(t)
+	check := func(name string, got []uint32, perElem, n int, fill func(i int) uint32) {
+		t.Helper()
+		for i, w := range got {
+			want := uint32(0xdeadbeef) // the guards
+			if e := i / perElem; e >= 1 && e <= n {
+				want = fill(i % perElem)
+			}
+			if w != want {
+				t.Fatalf("%s: word %d (element %d) = %#x, want %#x", name, i, i/perElem, w, want)
+			}
+		}
+	}
+	const n = 5001
+	guard := func(words int) []uint32 {
+		g := make([]uint32, words)
+		for i := range g {
+			g[i] = 0xdeadbeef
+		}
+		return g
+	}
+	b2, _ := gpu.NewBuffer[[2]uint32](c, n+2)
+	defer b2.Delete()
+	for _, v := range [][2]uint32{{0xffffffff, 0xffffffff}, {0, 0}, {0xffffffff, 0x00ffffff}} {
+		b2.Write(0, unsafe.Slice((*[2]uint32)(unsafe.Pointer(&guard(2 * (n + 2))[0])), n+2))
+		b2.FillRange(1, n, v)
+		got := b2.Download()
+		check(fmt.Sprintf("[2]uint32 %#x", v), unsafe.Slice(&got[0][0], 2*len(got)), 2, n, func(k int) uint32 { return v[k] })
+	}
+	b12, _ := gpu.NewBuffer[rec12](c, n+2)
+	defer b12.Delete()
+	b12.Write(0, unsafe.Slice((*rec12)(unsafe.Pointer(&guard(3 * (n + 2))[0])), n+2))
+	b12.FillRange(1, n, rec12{42, 42, 42})
+	g12 := b12.Download()
+	check("rec12 of one word", unsafe.Slice(&g12[0].A, 3*len(g12)), 3, n, func(int) uint32 { return 42 })
+	b16, _ := gpu.NewBuffer[[4]uint32](c, n+2)
+	defer b16.Delete()
+	b16.Write(0, unsafe.Slice((*[4]uint32)(unsafe.Pointer(&guard(4 * (n + 2))[0])), n+2))
+	b16.FillRange(1, n, [4]uint32{7, 7, 7, 7})
+	g16 := b16.Download()
+	check("[4]uint32 of one word", unsafe.Slice(&g16[0][0], 4*len(g16)), 4, n, func(int) uint32 { return 7 })
+}
+
 func TestBufferMisuse(t *testing.T) {
 	c := gputest.Context(t)
 	expectPanic := func(what, want string, f func()) {
