@@ -1,6 +1,8 @@
 package rasterizer
 
 import (
+	"math"
+
 	"github.com/dpgl/dpgl/balancer"
 	"github.com/dpgl/dpgl/gpu"
 	"github.com/dpgl/dpgl/rasterizer/raster"
@@ -172,7 +174,9 @@ func (f *frame) clear() {
 		r.winner.Fill(raster.NoPrimitive)
 	}
 	if !r.vis64 {
-		r.pixelKeys.Fill([2]uint32{raster.NoPrimitive, raster.DepthMax}) // no winner; the depth filter: nothing drawn
+		// No winner, and a depth filter above every depth (nothing
+		// tested): one word repeated, which the driver fills as words.
+		r.pixelKeys.Fill([2]uint32{raster.NoPrimitive, math.MaxUint32})
 	}
 	f.cleared = true
 }

@@ -143,7 +143,8 @@ layout(std430, binding = BINDING_VISIBILITY) restrict buffer Vis { uint64_t vis[
 #elif KEYS
 // winner[2p]: the batch's winning test at pixel p (its slot, NO_PRIMITIVE
 // for none); winner[2p + 1]: the filter, a depth tested at p in the frame
-// so far (about the least; DEPTH_MAX before any); winnerPairs[p]: both, in
+// so far (about the least; 0xffffffff, above every depth, before any, so
+// that the cleared pairs are one word repeated); winnerPairs[p]: both, in
 // one access.
 // zkeys[s], s < keyBase: span s's first test's slot (the exclusive scan of
 // the spans' lengths); zkeys[keyBase + 2j], zkeys[keyBase + 2j + 1] (keyBase
@@ -170,7 +171,7 @@ uniform uint keyBase;
 // offered.
 void keysMin(uint pix, uint d, uint id, uint j) {
     // The filter needs no atomics: every value it ever holds is some
-    // test's depth (or the cleared DEPTH_MAX), never below the pixel's
+    // test's depth (or the cleared 0xffffffff), never below the pixel's
     // least, so a stale read or a lost store only lets more tests through.
     uvec2 wf = winnerPairs[pix];
     uint f = wf.y;
