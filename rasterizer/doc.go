@@ -61,7 +61,11 @@
 // by primitive id below, one atomicMin), each pixel's owner keeping the
 // least (depth, id) over the chunks; a frame of one batch is shaded by the
 // same work groups as they finish (shade.glsl, the resolve pass's code), so
-// it needs no clearing or resolve pass. A chunk skips the triangles whose
+// it needs no clearing or resolve pass. A tile's large triangles (128
+// pixels of area or more, listed apart) are drawn before its chunks, each
+// pixel's owner testing its row's pixels against one triangle at a time:
+// a triangle that covers most of a tile would otherwise hold a chunk's
+// vector of lanes for every pixel it covers. A chunk skips the triangles whose
 // nearest vertex lies beyond the tile's farthest pixel so far, and a list
 // whose last triangle is nearer than its first is taken from its end; the
 // kernels read the vertices, normals and records as buffer textures where
