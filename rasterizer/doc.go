@@ -63,7 +63,7 @@
 // same work groups as they finish (shade.glsl, the resolve pass's code), so
 // it needs no clearing or resolve pass. A tile's large triangles (128
 // pixels of area or more, listed apart) are drawn before its chunks, each
-// pixel's owner testing its row's pixels against one triangle at a time:
+// row's owner testing its row's pixels against one triangle at a time:
 // a triangle that covers most of a tile would otherwise hold a chunk's
 // vector of lanes for every pixel it covers. A chunk skips the triangles whose
 // nearest vertex lies beyond the tile's farthest pixel so far, and a list

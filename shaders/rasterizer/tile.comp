@@ -155,8 +155,8 @@ uniform int emptyDone; // 1: the empty tiles' pixels are cleared and painted alr
 // corrected in exact integers. n and a rounded to 53 bits and the double
 // division put the estimate within |n / a| * 2^-51 of the true quotient,
 // under one for any |n / a| < 2^50 (the large triangles' row starts and
-// steps: below 2^38), so one step either way corrects it. llvmpipe divides 64-bit integers one lane at
-// a time, doubles a vector at a time.
+// steps: below 2^38), so one step either way corrects it. llvmpipe divides
+// 64-bit integers one lane at a time, doubles a vector at a time.
 int64_t floorDivByEstimate(int64_t n, int64_t a) {
     int64_t q = int64_t(floor(toDouble(n) / toDouble(a)));
     int64_t r = n - q * a;
