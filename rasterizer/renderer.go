@@ -100,8 +100,15 @@ type FrameStats struct {
 // (triangles to spans), the z-buffer loop (spans to pixels) into a
 // visibility buffer, and a shading pass. See the package documentation.
 type Renderer struct {
-	c        *gpu.Context
-	sc       *scan.Scanner
+	c  *gpu.Context
+	sc *scan.Scanner // the caller's; the balancer loops scan with it
+	// own, where not nil, is the scanner of the renderer's own scans (the
+	// set-up triangles' and spans' offsets, the keys' slots: arrays of
+	// some 10^5 elements) on a CPU driver whose scans run reduce-then-scan
+	// in small tiles: tiles of 4096 elements, so that such an array (up
+	// to some 260,000) takes three dispatches, not five (llvmpipe spends
+	// some 80 µs on a dispatch, whatever it does). scans returns it, or sc.
+	own      *scan.Scanner
 	opts     Options
 	atomic64 bool // the one-pass visibility path is available (driver, or tests' emulation)
 	vis64    bool
@@ -187,6 +194,11 @@ func New(s *scan.Scanner, o Options) (r *Renderer, err error) {
 			r = nil
 		}
 	}()
+	if c.Caps().Software && !s.Subgroups() && s.Options().GroupSize < ownScanGroup {
+		if r.own, err = scan.NewWithOptions(c, scan.Options{GroupSize: ownScanGroup, NoSubgroups: true}); err != nil {
+			return nil, err
+		}
+	}
 	if r.setup, err = newSetupStage(c); err != nil {
 		return nil, err
 	}
@@ -317,8 +329,20 @@ func (r *Renderer) SetOptions(o Options) error {
 	return nil
 }
 
+// scans is the scanner of the renderer's own scans (Renderer.own).
+func (r *Renderer) scans() *scan.Scanner {
+	if r.own != nil {
+		return r.own
+	}
+	return r.sc
+}
+
+// ownScanGroup is the work-group size of Renderer.own's scans.
+const ownScanGroup = 64
+
 // Delete frees every GPU object of the renderer (not the scanner).
 func (r *Renderer) Delete() {
+	r.own.Delete()
 	if r.setup != nil {
 		r.setup.delete()
 	}

@@ -283,3 +283,54 @@ func TestRenderHostileInput(t *testing.T) {
 		t.Fatalf("a 0-wide image: %v", err)
 	}
 }
+
+// TestRendererOwnScans: where the caller's scanner runs reduce-then-scan in
+// small tiles (a CPU driver without subgroups), the renderer's own scans
+// take an array of 200,000 elements (the paper's frames have up to
+// 160,000 spans) in three dispatches, and scan it right; elsewhere they are
+// the caller's.
+func TestRendererOwnScans(t *testing.T) {
+	c := gputest.Context(t)
+	s := newScanner(t, c)
+	r, err := New(s, neverOptions(16, 16))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Delete()
+	small := c.Caps().Software && !s.Subgroups() && s.Options().GroupSize < ownScanGroup
+	if (r.own != nil) != small {
+		t.Fatalf("the renderer's own scanner made %v, the caller's runs small reduce-then-scan tiles %v", r.own != nil, small)
+	}
+	if r.own == nil {
+		if r.scans() != s {
+			t.Fatal("the renderer scans with a scanner of its own where the caller's serves")
+		}
+		return
+	}
+	const n = 200000
+	in := make([]uint32, n)
+	for i := range in {
+		in[i] = uint32(i%7 + i%3)
+	}
+	src, err := gpu.NewBufferFrom(c, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Delete()
+	dst, err := gpu.NewBuffer[uint32](c, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dst.Delete()
+	scan.ExclusiveScan(r.scans(), dst, src, scan.Add, 0)
+	if p := r.scans().LastPlan(); p.Dispatches > 3 {
+		t.Fatalf("the renderer's scan of %d elements: %v, want at most 3 dispatches", n, p)
+	}
+	got, sum := dst.Download(), uint32(0)
+	for i, v := range got {
+		if v != sum {
+			t.Fatalf("element %d: %d, want %d", i, v, sum)
+		}
+		sum += in[i]
+	}
+}

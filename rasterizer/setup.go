@@ -279,7 +279,7 @@ func (f *frame) setUp(b *mesh.GPU, first, base int) (batch, error) {
 				return err
 			}
 			counts := r.setup.counts.Slice(0, n+1)
-			scan.ExclusiveScan(r.sc, counts, counts, scan.Add, 0)
+			scan.ExclusiveScan(r.scans(), counts, counts, scan.Add, 0)
 			total = int(r.setup.counts.Get(n))
 			return nil
 		})
@@ -311,7 +311,7 @@ func (f *frame) setUp(b *mesh.GPU, first, base int) (batch, error) {
 			r.setup.emitPass(sb, total, r.tris, r.slots, r.rows)
 			// Each set-up triangle's first span; the last is the spans'
 			// total.
-			scan.ExclusiveScan(r.sc, r.spanBase.Slice(0, total+1), r.rows.Slice(0, total+1), scan.Add, 0)
+			scan.ExclusiveScan(r.scans(), r.spanBase.Slice(0, total+1), r.rows.Slice(0, total+1), scan.Add, 0)
 			stats, large, outside = r.setup.readStats(n, total)
 			spans = int(r.spanBase.Get(total))
 			return nil

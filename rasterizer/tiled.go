@@ -457,7 +457,7 @@ func (f *frame) drawTiled(b *mesh.GPU, first, base int) (int, error) {
 		var entries int
 		ok := false
 		err = f.timed(StageTileLists, func() (err error) {
-			entries, ok, err = r.tiled.bin(r.sc, records, w, h)
+			entries, ok, err = r.tiled.bin(r.scans(), records, w, h)
 			return err
 		})
 		if err != nil {

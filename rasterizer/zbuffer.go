@@ -27,7 +27,7 @@ func (f *frame) zBuffer(bt batch) error {
 			return err
 		}
 		if r.vis64 {
-			f.st.Pixels += int64(scan.Reduce(r.sc, r.zLoop.Workload(), scan.Add))
+			f.st.Pixels += int64(scan.Reduce(r.scans(), r.zLoop.Workload(), scan.Add))
 			return nil
 		}
 		// Each span's first test (the exclusive scan of the spans'
@@ -38,7 +38,7 @@ func (f *frame) zBuffer(bt batch) error {
 			return err
 		}
 		offsets := r.zkeys.Slice(0, bt.spans)
-		scan.ExclusiveScan(r.sc, offsets, r.zLoop.Workload(), scan.Add, 0)
+		scan.ExclusiveScan(r.scans(), offsets, r.zLoop.Workload(), scan.Add, 0)
 		var last, lastPixels [1]uint32
 		offsets.Read(bt.spans-1, last[:])
 		r.zLoop.Workload().Read(bt.spans-1, lastPixels[:])
@@ -58,7 +58,7 @@ func (f *frame) zBuffer(bt batch) error {
 			if err := grow(r.c, &r.zkeys, int(words), "visibility keys"); err != nil {
 				return err
 			}
-			scan.ExclusiveScan(r.sc, r.zkeys.Slice(0, bt.spans), r.zLoop.Workload(), scan.Add, 0)
+			scan.ExclusiveScan(r.scans(), r.zkeys.Slice(0, bt.spans), r.zLoop.Workload(), scan.Add, 0)
 		}
 		return nil
 	})
