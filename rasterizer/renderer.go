@@ -340,7 +340,8 @@ func (r *Renderer) scans() *scan.Scanner {
 // ownScanGroup is the work-group size of Renderer.own's scans.
 const ownScanGroup = 64
 
-// Delete frees every GPU object of the renderer (not the scanner).
+// Delete frees every GPU object of the renderer, its own scanner too (not
+// the caller's).
 func (r *Renderer) Delete() {
 	r.own.Delete()
 	if r.setup != nil {
