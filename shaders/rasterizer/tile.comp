@@ -220,11 +220,46 @@ struct Cover {
     double k1d, k2d, aread, dz1d, dz2d;
 };
 
-// coverThreshold is the least m_e = A_e*dx + B_e*dy that covers the pixel
-// dx, dy pixels from the tile's first, whose E_e is k (makeCover).
-int coverThreshold(Prep pr, int e, int64_t k) {
-    int64_t th = -((k + int64_t(prepBias(pr, e))) >> 8);
-    return int(min64(max64(th, int64_t(-(1 << 30))), int64_t(1 << 30)));
+// coverThresholds is, per edge e of record pr, the least m_e = A_e*dx +
+// B_e*dy that covers the pixel dx, dy pixels from the tile's first, whose
+// centre is (px0, py0) (subpixels); k1 and k2 are E_1 and E_2 there. A
+// pixel dx, dy from the first adds 256 m_e to its E_e = k_e, |m_e| < 2^26
+// in 32 bits. It is covered when k_e + bias_e + 256 m_e >= 0 for each
+// edge, that is when m_e >= ceil(-(k_e + bias_e) / 256) = -floor((k_e +
+// bias_e) / 256), a threshold clamped to +-2^30 (beyond any m_e) so that
+// the test per pixel is in 32 bits.
+ivec3 coverThresholds(Prep pr, int64_t px0, int64_t py0, out int64_t k1, out int64_t k2) {
+    ivec3 thr;
+    for (int e = 0; e < 3; e++) {
+        int64_t k = prepE(pr, e, px0, py0);
+        int64_t th = -((k + int64_t(prepBias(pr, e))) >> 8);
+        thr[e] = int(min64(max64(th, int64_t(-(1 << 30))), int64_t(1 << 30)));
+        if (e == 1) k1 = k;
+        if (e == 2) k2 = k;
+    }
+    return thr;
+}
+
+// coverRow is the covered pixels of row dy of the tile (bit dx) by the
+// thresholds thr (coverThresholds), a row's TILE pixels at once by adding
+// A_e from one to the next (m_e stays below 2^26: 32 bits).
+uint coverRow(Prep pr, ivec3 thr, int dy) {
+    int m0 = pr.b.x * dy, m1 = pr.b.y * dy, m2 = pr.b.z * dy;
+    uint row = 0u;
+    for (int dx = 0; dx < TILE; dx++) {
+        row |= m0 >= thr.x && m1 >= thr.y && m2 >= thr.z ? 1u << dx : 0u;
+        m0 += pr.a.x;
+        m1 += pr.a.y;
+        m2 += pr.a.z;
+    }
+    return row;
+}
+
+// boxColumns is the tile's columns (bit dx) within box (prepBox) and the
+// image, the tile at org (pixels).
+uint boxColumns(ivec4 box, ivec2 org) {
+    int x0 = max(box.x, org.x) - org.x, x1 = min(box.y, min(org.x + TILE, size.x) - 1) - org.x;
+    return x1 >= x0 ? ((2u << x1) - 1u) & ~((1u << x0) - 1u) : 0u;
 }
 
 // makeCover works out the Cover of record pr for the tile at org (pixels)
@@ -234,21 +269,8 @@ Cover makeCover(Prep pr, uint rank, ivec2 org, int64_t px0, int64_t py0) {
     Cover cv;
     cv.rank = rank;
     ivec4 box = prepBox(pr);
-    int x0 = max(box.x, org.x), x1 = min(box.y, min(org.x + TILE, size.x) - 1);
     int y0 = max(box.z, org.y), y1 = min(box.w, min(org.y + TILE, size.y) - 1);
-    // E_e at the tile's first pixel centre; a pixel dx, dy from it adds
-    // 256 m_e, m_e = A_e*dx + B_e*dy, |m_e| < 2^26 in 32 bits. It is
-    // covered when k_e + bias_e + 256 m_e >= 0 for each edge, that is when
-    // m_e >= ceil(-(k_e + bias_e) / 256) = -floor((k_e + bias_e) / 256), a
-    // threshold clamped to +-2^30 (beyond any m_e) so that the test per
-    // pixel is in 32 bits.
-    int thr[3];
-    for (int e = 0; e < 3; e++) {
-        int64_t k = prepE(pr, e, px0, py0);
-        thr[e] = coverThreshold(pr, e, k);
-        if (e == 1) cv.k1 = k;
-        if (e == 2) cv.k2 = k;
-    }
+    ivec3 thr = coverThresholds(pr, px0, py0, cv.k1, cv.k2);
     cv.s = pr.a.w;
     cv.area = prepArea(pr);
     // The quotient estimate by a reciprocal: covered pixels' depth
@@ -264,21 +286,12 @@ Cover makeCover(Prep pr, uint rank, ivec2 org, int64_t px0, int64_t py0) {
     cv.aread = toDouble(cv.area);
     cv.dz1d = double(cv.z.y);
     cv.dz2d = double(cv.z.z);
-    // The box's rows, a row's TILE pixels at once by adding A_e from one to
-    // the next, marked in the mask (m_e stays below 2^26: 32 bits).
+    // The box's rows, marked in the mask.
     uvec2 mask = uvec2(0u);
-    uint cols = x1 >= x0 ? ((2u << (x1 - org.x)) - 1u) & ~((1u << (x0 - org.x)) - 1u) : 0u;
+    uint cols = boxColumns(box, org);
     for (int dy = y0 - org.y; dy <= y1 - org.y; dy++) {
-        int m0 = pr.b.x * dy, m1 = pr.b.y * dy, m2 = pr.b.z * dy;
-        uint row = 0u;
-        for (int dx = 0; dx < TILE; dx++) {
-            row |= m0 >= thr[0] && m1 >= thr[1] && m2 >= thr[2] ? 1u << dx : 0u;
-            m0 += pr.a.x;
-            m1 += pr.a.y;
-            m2 += pr.a.z;
-        }
         int off = dy * TILE;
-        row &= cols;
+        uint row = coverRow(pr, thr, dy) & cols;
         mask.x |= off < 32 ? row << off : 0u;
         mask.y |= off >= 32 ? row << (off - 32) : 0u;
     }
@@ -425,22 +438,11 @@ void main() {
     for (uint k = 0u; k < cntLarge; k++) {
         Prep pr = loadPrep(list[binCap != 0u ? lastLarge - k : lastLarge + k]);
         uint id = uint(pr.z.w);
-        ivec4 box = prepBox(pr);
-        int x0 = max(box.x, org.x) - org.x, x1 = min(box.y, min(org.x + TILE, size.x) - 1) - org.x;
+        int64_t k1, k2;
+        ivec3 thr = coverThresholds(pr, px0, py0, k1, k2);
         // The box's columns within the image (the edge tests decide the
         // rest).
-        uint bits = py < size.y && x1 >= x0 ? ((2u << x1) - 1u) & ~((1u << x0) - 1u) : 0u;
-        int64_t k0 = prepE(pr, 0, px0, py0), k1 = prepE(pr, 1, px0, py0), k2 = prepE(pr, 2, px0, py0);
-        int thr0 = coverThreshold(pr, 0, k0), thr1 = coverThreshold(pr, 1, k1), thr2 = coverThreshold(pr, 2, k2);
-        int m0 = pr.b.x * int(lid), m1 = pr.b.y * int(lid), m2 = pr.b.z * int(lid);
-        uint row = 0u;
-        for (int dx = 0; dx < TILE; dx++) {
-            row |= m0 >= thr0 && m1 >= thr1 && m2 >= thr2 ? 1u << dx : 0u;
-            m0 += pr.a.x;
-            m1 += pr.a.y;
-            m2 += pr.a.z;
-        }
-        bits &= row;
+        uint bits = py < size.y ? coverRow(pr, thr, int(lid)) & boxColumns(prepBox(pr), org) : 0u;
         // Along the row, n = E_1*(z1 - z0) + E_2*(z2 - z0) grows by dn a
         // pixel (the shift is 0: E_e itself, linear), so the quotient and
         // remainder of n / area2 step by those of dn, plus a carry: the

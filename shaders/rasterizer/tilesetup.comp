@@ -103,6 +103,7 @@ void binCount(Prep p, uint slot) {
     if (box.y < box.x || box.w < box.z) return;
     Reach r = makeReach(p, box);
     bool large = prepLarge(p);
+    uint cls = large ? numTiles : 0u; // the large triangles' counts follow the others'
     for (int ty = box.z / TILE; ty <= box.w / TILE; ty++) {
         int tx0, tx1;
 #if REACH_BOX // tests: the box's whole row, which reachRow narrows
@@ -114,7 +115,7 @@ void binCount(Prep p, uint slot) {
         for (int tx = tx0; tx <= tx1; tx++) {
             if (prepReaches(p, box, r, tx, ty)) {
                 uint tile = uint(ty * tilesX + tx);
-                uint k = min(atomicAdd(tileCount[large ? numTiles + tile : tile], 1u), binCap - 1u);
+                uint k = min(atomicAdd(tileCount[cls + tile], 1u), binCap - 1u);
                 // A bin holds the tile's small triangles from its start,
                 // its large ones from its end. Past its bin, a tile's
                 // entries overwrite others: the frame's lists then come
