@@ -1,7 +1,6 @@
 package rasterizer
 
 import (
-	"image/color"
 	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -155,7 +154,7 @@ func (s *resolveStage) run(blocks []*mesh.GPU, prims, rgba gpu.Array[uint32], ca
 		// The background outside the box by a fill, the box by the
 		// passes (they paint its background too).
 		buf, off := rgba.Base()
-		buf.FillRange(off, rgba.Len(), packRGBA(mat.Background))
+		buf.FillRange(off, rgba.Len(), PackRGBA(mat.Background))
 	}
 	if box[0] < box[2] && box[1] < box[3] {
 		base := 0
@@ -244,12 +243,6 @@ func (f *frame) checkedBox() [4]int {
 		return [4]int{0, 0, r.opts.Width, r.opts.Height}
 	}
 	return f.box
-}
-
-// packRGBA is c as shade.glsl's packUnorm4x8 of its components over 255
-// packs it: R in the low byte.
-func packRGBA(c color.RGBA) uint32 {
-	return uint32(c.R) | uint32(c.G)<<8 | uint32(c.B)<<16 | uint32(c.A)<<24
 }
 
 // pass shades the pixels of box (shadedBox) whose primitive lies in block

@@ -53,6 +53,13 @@ var DefaultMaterial = Material{
 	Shininess:  32,
 }
 
+// PackRGBA is colour c as a packed RGBA8 pixel of Pixels and ImageBuffer,
+// R in the low byte (shade.glsl's packUnorm4x8 of its components over
+// 255); ToImage unpacks them.
+func PackRGBA(c color.RGBA) uint32 {
+	return uint32(c.R) | uint32(c.G)<<8 | uint32(c.B)<<16 | uint32(c.A)<<24
+}
+
 // ToImage converts packed RGBA8 pixels, bottom row first, to an image with
 // the top row first.
 func ToImage(rgba []uint32, w, h int) *image.RGBA {

@@ -2,6 +2,7 @@ package rasterizer
 
 import (
 	"fmt"
+	"image/color"
 	"math"
 	"testing"
 
@@ -214,6 +215,26 @@ func TestShadeRecordsMatchComputed(t *testing.T) {
 			rd.batchTriangles = 0
 			soup := tiledScenes(t)["random and sphere"]
 			compare("sphere in blocks of 50", uploadSoupBlocks(t, c, soup, 50), testViewCamera(w, h))
+		}
+	}
+}
+
+// TestPackRGBA: a colour packed as a pixel word, R in the low byte, comes
+// back from ToImage unchanged, at the top row of the image for the bottom
+// row of the words.
+func TestPackRGBA(t *testing.T) {
+	if got := PackRGBA(color.RGBA{R: 0x11, G: 0x22, B: 0x33, A: 0x44}); got != 0x44332211 {
+		t.Fatalf("PackRGBA = %#x, want 0x44332211", got)
+	}
+	cs := []color.RGBA{{R: 1, G: 2, B: 3, A: 4}, {R: 255, G: 0, B: 128, A: 255}, {}, {R: 255, G: 255, B: 255, A: 255}}
+	words := make([]uint32, len(cs))
+	for i, c := range cs {
+		words[i] = PackRGBA(c)
+	}
+	img := ToImage(words, 2, 2) // words 0, 1: the bottom row; 2, 3: the top
+	for i, c := range cs {
+		if got := img.RGBAAt(i%2, 1-i/2); got != c {
+			t.Errorf("colour %d: %v back from ToImage, want %v", i, got, c)
 		}
 	}
 }

@@ -495,7 +495,7 @@ func (f *frame) drawTiled(b *mesh.GPU, first, base int) (int, error) {
 				emptyDone = 1
 				r.depth.FillRange(0, w*h, raster.DepthMax)
 				r.prims.FillRange(0, w*h, raster.NoPrimitive)
-				r.rgba.FillRange(0, w*h, packRGBA(r.opts.Material.Background))
+				r.rgba.FillRange(0, w*h, PackRGBA(r.opts.Material.Background))
 			}
 			setShading(r.c, shade, b, f.cam, r.opts.Material)
 			r.tiled.bindVertices(b)

@@ -36,8 +36,7 @@ func ResolveShare(r *rasterizer.Renderer, cam view.Camera, vis []uint64, pieces 
 	}
 	bg := uint32(0)
 	if background {
-		c := r.Options().Material.Background
-		bg = uint32(c.R) | uint32(c.G)<<8 | uint32(c.B)<<16 | uint32(c.A)<<24
+		bg = rasterizer.PackRGBA(r.Options().Material.Background)
 	}
 	for i, v := range vis {
 		dst[i] = 0
