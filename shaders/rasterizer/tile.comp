@@ -151,20 +151,6 @@ uniform uint numTiles; // the large triangles' counts and list starts follow the
 uniform int emptyDone; // 1: the empty tiles' pixels are cleared and painted already (the caller's fills)
 #endif
 
-// floorDivByEstimate is floorDiv(n, a) for a > 0: a double quotient, then
-// corrected in exact integers. n and a rounded to 53 bits and the double
-// division put the estimate within |n / a| * 2^-51 of the true quotient,
-// under one for any |n / a| < 2^50 (the large triangles' row starts and
-// steps: below 2^38), so one step either way corrects it. llvmpipe divides
-// 64-bit integers one lane at a time, doubles a vector at a time.
-int64_t floorDivByEstimate(int64_t n, int64_t a) {
-    int64_t q = int64_t(floor(toDouble(n) / toDouble(a)));
-    int64_t r = n - q * a;
-    if (neg64(r)) return q - int64_t(1);
-    if (!lt64(r, a)) return q + int64_t(1);
-    return q;
-}
-
 // A chunk is 2 * TILE triangles, two an invocation: invocation k draws the
 // chunk's k-th and TILE + k-th. It walks the covered pixels of both in one
 // loop, so that a SIMD vector runs as many steps as the most pixels an
@@ -275,15 +261,15 @@ Cover makeCover(Prep pr, uint rank, ivec2 org, int64_t px0, int64_t py0) {
     cv.area = prepArea(pr);
     // The quotient estimate by a reciprocal: covered pixels' depth
     // quotients lie within the depth range, |q| < 2^25, so the product's
-    // error is far below one and one step corrects it
-    // (floorDivByEstimate); q and z0 + q fit 32 bits.
-    cv.inv = 1.0 / toDouble(cv.area);
+    // error is far below one and one step corrects it (as raster.glsl's
+    // floorDivEst's); q and z0 + q fit 32 bits.
+    cv.inv = 1.0 / i64Double(cv.area);
     cv.ab = ivec4(pr.a.y, pr.b.y, pr.a.z, pr.b.z);
     cv.z = pr.z.xyz;
     cv.exact = cv.s == 0 && lt64(cv.area, int64_t(1 << 28));
-    cv.k1d = toDouble(cv.k1);
-    cv.k2d = toDouble(cv.k2);
-    cv.aread = toDouble(cv.area);
+    cv.k1d = i64Double(cv.k1);
+    cv.k2d = i64Double(cv.k2);
+    cv.aread = i64Double(cv.area);
     cv.dz1d = double(cv.z.y);
     cv.dz2d = double(cv.z.z);
     // The box's rows, marked in the mask.
@@ -318,13 +304,13 @@ bool nextPixel(inout Cover a, inout Cover b, out Cover cur, out int bit) {
 // z0 + floorDiv(w1 * (z1 - z0) + w2 * (z2 - z0), area2 >> s), w_e = E_e >> s,
 // from the edge functions at the tile's first pixel centre (E_e there plus
 // 256 (A_e dx + B_e dy)), the quotient estimated by the reciprocal and
-// corrected in exact integers (floorDivByEstimate).
+// corrected in exact integers (as raster.glsl's floorDivEst's).
 uint tileDepth(Cover cv, int dx, int dy) {
     int m1 = cv.ab.x * dx + cv.ab.y * dy, m2 = cv.ab.z * dx + cv.ab.w * dy;
     int64_t w1 = (cv.k1 + int64_t(m1) * int64_t(SUBPIXEL)) >> cv.s;
     int64_t w2 = (cv.k2 + int64_t(m2) * int64_t(SUBPIXEL)) >> cv.s;
     int64_t n = w1 * int64_t(cv.z.y) + w2 * int64_t(cv.z.z);
-    int qt = int(floor(toDouble(n) * cv.inv));
+    int qt = int(floor(i64Double(n) * cv.inv));
     int64_t r = n - int64_t(qt) * cv.area;
     qt += neg64(r) ? -1 : (lt64(r, cv.area) ? 0 : 1);
     return uint(clamp(cv.z.x + qt, 0, int(DEPTH_MAX)));
@@ -454,7 +440,8 @@ void main() {
         int64_t area = prepArea(pr);
         int64_t n = (k1 + int64_t(pr.b.y * int(lid)) * int64_t(SUBPIXEL)) * int64_t(pr.z.y) + (k2 + int64_t(pr.b.z * int(lid)) * int64_t(SUBPIXEL)) * int64_t(pr.z.z);
         int64_t dn = (int64_t(pr.a.y) * int64_t(pr.z.y) + int64_t(pr.a.z) * int64_t(pr.z.z)) * int64_t(SUBPIXEL);
-        int64_t q = floorDivByEstimate(n, area), dq = floorDivByEstimate(dn, area);
+        // |n / area2| < 2^38 (area2 >= 2^24): within floorDivEst's range.
+        int64_t q = floorDivEst(n, area), dq = floorDivEst(dn, area);
         int64_t r = n - q * area, dr = dn - dq * area;
         int zq = pr.z.x + unpackInt2x32(q).x, dz = unpackInt2x32(dq).x;
         // (Written out for each pixel: a loop over bestD and bestId that

@@ -93,13 +93,6 @@ bool prepLarge(Prep p) {
     return a >= ROW_AREA2 && a < 68719476736.0;
 }
 
-// toDouble is v as a double, exact for |v| < 2^53 (llvmpipe converts
-// 32-bit words a vector at a time, 64-bit integers a lane at a time).
-double toDouble(int64_t v) {
-    ivec2 w = unpackInt2x32(v);
-    return double(w.y) * 4294967296.0 + double(uint(w.x));
-}
-
 // Reach is what prepReaches needs of a record beyond it, worked out once
 // for all the tiles it is asked about: per edge e, the least m_e =
 // A_e*dx + B_e*dy over pixel centres dx, dy pixels from the box's first
@@ -118,7 +111,7 @@ Reach makeReach(Prep p, ivec4 box) {
     int64_t py = int64_t(box.z) * int64_t(SUBPIXEL) + int64_t(SUBPIXEL / 2);
     for (int e = 0; e < 3; e++) {
         int64_t k = prepE(p, e, px, py) + int64_t(prepBias(p, e));
-        r.thr[e] = toDouble(-(k >> 8));
+        r.thr[e] = i64Double(-(k >> 8));
     }
     return r;
 }
