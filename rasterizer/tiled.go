@@ -489,19 +489,17 @@ func (f *frame) drawTiled(b *mesh.GPU, first, base int) (int, error) {
 			}
 			// The 32-bit scheme's buffers take one word a pixel: fills
 			// clear them and paint the background, and the empty tiles
-			// are done (the 64-bit one's pairs of words the kernel writes).
-			emptyDone := int32(0)
+			// are done (the 64-bit one's pairs of words the kernel
+			// writes, its empty tiles too: tile.comp SHADE with VIS64).
 			if !r.vis64 {
-				emptyDone = 1
 				r.depth.FillRange(0, w*h, raster.DepthMax)
 				r.prims.FillRange(0, w*h, raster.NoPrimitive)
 				r.rgba.FillRange(0, w*h, PackRGBA(r.opts.Material.Background))
 			}
 			setShading(r.c, shade, b, f.cam, r.opts.Material)
 			r.tiled.bindVertices(b)
-			shade.SetInt("emptyDone", emptyDone)
 			r.c.BindStorage(bindingImage, r.rgba)
-			r.tiled.draw(shade, r.depth, r.prims, w, h, emptyDone == 0)
+			r.tiled.draw(shade, r.depth, r.prims, w, h, r.vis64)
 		})
 		if err != nil {
 			return 0, err

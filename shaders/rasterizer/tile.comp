@@ -25,10 +25,14 @@
 //   SHADE 1: the frame's only batch, of a mesh of one block: the buffers
 //            start empty (no clearing pass, nothing read), every tile
 //            writes all its pixels, and their colours too (shade.glsl,
-//            resolve.comp's shading), so the frame needs no resolve pass;
-//            with emptyDone the caller filled the buffers, and the empty
-//            tiles write nothing (a fill of the buffer costs far less than
-//            their lanes' stores, a pixel at a time, on llvmpipe).
+//            resolve.comp's shading), so the frame needs no resolve pass.
+//            With VIS64 0 the caller fills the buffers and the empty tiles
+//            write nothing (a fill of the buffer costs far less than their
+//            lanes' stores, a pixel at a time, on llvmpipe); VIS64 1's
+//            pairs of words the empty tiles write themselves. (The empty
+//            tiles' stores are compiled only for VIS64 1: llvmpipe runs
+//            the code in an if that no lane takes, so that every tile paid
+//            for them, about 1 ms of the balanced set's zoomed frames.)
 //   TEXELS 1: the records, and SHADE's vertices and normals, are read as
 //            buffer textures (gpu.TexelBuffer), 0: as storage blocks.
 // The tile's large triangles (tileprep.glsl's prepLarge, listed apart by
@@ -48,6 +52,7 @@
 // lint: SHADE=1
 // lint: TEXELS=0
 // lint: SHADE=1 TEXELS=0
+// lint: SHADE=1 VIS64=1
 // lint: WHOLE_ROWS=1
 // lint: WHOLE_ROWS=1 VIS64=1
 // lint: WHOLE_ROWS=1 SHADE=1 SHADE_RECORDS=1
@@ -147,9 +152,6 @@ uniform uint binCap;  // > 0: tile t's list is list[t * binCap, ...) (tilesetup.
 uniform int listed;
 uniform int tilesX;
 uniform uint numTiles; // the large triangles' counts and list starts follow the others' (tileCount, tileStart)
-#if SHADE
-uniform int emptyDone; // 1: the empty tiles' pixels are cleared and painted already (the caller's fills)
-#endif
 
 // A chunk is 2 * TILE triangles, two an invocation: invocation k draws the
 // chunk's k-th and TILE + k-th. It walks the covered pixels of both in one
@@ -350,19 +352,14 @@ void main() {
     // Invocation lid keeps the least (depth, id) of the row's pixels.
     int py = org.y + int(lid);
     uint bestD[TILE], bestId[TILE];
-#if SHADE
+#if SHADE && VIS64
     if (cnt + cntLarge == 0u) { // the group's common exit: no barrier follows
-        if (emptyDone != 0) return;
         for (int i = 0; i < TILE; i++) {
             int px = org.x + i;
             if (px < size.x && py < size.y) {
                 uint pix = uint(py * size.x + px);
-#if VIS64
                 vis[2u * pix] = NO_PRIMITIVE;
                 vis[2u * pix + 1u] = DEPTH_MAX;
-#else
-                depthBuf[pix] = DEPTH_MAX;
-#endif
                 primBuf[pix] = NO_PRIMITIVE;
                 rgba[pix] = packUnorm4x8(background);
             }
