@@ -21,6 +21,8 @@
 layout(local_size_x = WG_SIZE) in;
 #include "include/common.glsl"
 #include "rasterizer/raster.glsl"
+#define REACHED_TILE listTile
+void listTile(uint tile, uint cls, bool large, uint slot);
 #include "rasterizer/tileprep.glsl"
 #include "rasterizer/layout.glsl"
 
@@ -33,24 +35,16 @@ uniform uint numTris; // records
 uniform int tilesX;   // tiles per row: ceil(width / TILE)
 uniform uint numTiles; // tileCount and tileStart: the small triangles' numTiles words, then the large ones'
 
+// listTile appends record slot to tile's list of its class (cls: the large
+// triangles' lists follow the others'); eachReachedTile calls it for every
+// tile the record reaches.
+void listTile(uint tile, uint cls, bool large, uint slot) {
+    list[tileStart[cls + tile] + atomicAdd(tileCount[cls + tile], 1u)] = slot;
+}
+
 void main() {
     uint i = dpglGlobalIndex();
     if (i >= numTris) return;
     Prep p = prep[i];
-    ivec4 box = prepBox(p);
-    if (box.y < box.x || box.w < box.z) return;
-    Reach r = makeReach(p, box);
-    uint cls = prepLarge(p) ? numTiles : 0u;
-    // Two loops of at most tilesX and tilesY steps each (a driver may cut
-    // one loop's iterations; see gpu.Caps.LoopLimit).
-    for (int ty = box.z / TILE; ty <= box.w / TILE; ty++) {
-        int tx0, tx1;
-        reachRow(p, box, r, ty, tx0, tx1);
-        for (int tx = tx0; tx <= tx1; tx++) {
-            if (prepReaches(p, box, r, tx, ty)) {
-                uint tile = uint(ty * tilesX + tx);
-                list[tileStart[cls + tile] + atomicAdd(tileCount[cls + tile], 1u)] = i;
-            }
-        }
-    }
+    eachReachedTile(p, i, tilesX, numTiles);
 }

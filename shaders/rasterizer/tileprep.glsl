@@ -164,3 +164,36 @@ void reachRow(Prep p, ivec4 box, Reach r, int ty, out int tx0, out int tx1) {
     tx0 = (box.x + max(x0, 0)) / TILE;
     tx1 = x1 < x0 ? tx0 - 1 : (box.x + min(x1, box.y - box.x)) / TILE;
 }
+
+#ifdef REACHED_TILE
+// eachReachedTile calls REACHED_TILE(tile, cls, large, slot) once for every
+// tile (y * tilesX + x) that record slot p reaches (prepReaches), cls being
+// numTiles for a large triangle (prepLarge), whose counts follow the
+// others', and 0 for the others: the binning passes' one loop
+// (tilesetup.comp counts and fills the bins, tilebin.comp the lists), in
+// two loops of at most tilesX and tilesY steps each (a driver may cut one
+// loop's iterations; gpu.Caps.LoopLimit). REACH_BOX 1 (tests) takes the
+// box's whole row, which reachRow narrows.
+#ifndef REACH_BOX
+#define REACH_BOX 0
+#endif
+void eachReachedTile(Prep p, uint slot, int tilesX, uint numTiles) {
+    ivec4 box = prepBox(p);
+    if (box.y < box.x || box.w < box.z) return;
+    Reach r = makeReach(p, box);
+    bool large = prepLarge(p);
+    uint cls = large ? numTiles : 0u;
+    for (int ty = box.z / TILE; ty <= box.w / TILE; ty++) {
+        int tx0, tx1;
+#if REACH_BOX
+        tx0 = box.x / TILE;
+        tx1 = box.y / TILE;
+#else
+        reachRow(p, box, r, ty, tx0, tx1);
+#endif
+        for (int tx = tx0; tx <= tx1; tx++) {
+            if (prepReaches(p, box, r, tx, ty)) REACHED_TILE(uint(ty * tilesX + tx), cls, large, slot);
+        }
+    }
+}
+#endif

@@ -50,9 +50,6 @@
 #ifndef CLIP_PASS
 #define CLIP_PASS 0
 #endif
-#ifndef REACH_BOX
-#define REACH_BOX 0
-#endif
 #ifndef WG_SIZE
 #define WG_SIZE 64
 #endif
@@ -64,6 +61,8 @@
 layout(local_size_x = WG_SIZE) in;
 #include "include/common.glsl"
 #include "rasterizer/raster.glsl"
+#define REACHED_TILE binTile
+void binTile(uint tile, uint cls, bool large, uint slot);
 #include "rasterizer/tileprep.glsl"
 #include "rasterizer/layout.glsl"
 
@@ -94,37 +93,17 @@ uniform uint numTiles; // tilesX * tilesY: the large triangles' counts follow th
 uniform uint capacity; // records prep holds
 uniform uint binCap;   // entries a tile's bin holds; 0: no bins
 
-// binCount adds record slot p to the count of every tile it reaches, and
-// to its bin (tilebin.comp writes the same tiles' lists), in two loops of
-// at most tilesX and tilesY steps each (a driver may cut one loop's
-// iterations; gpu.Caps.LoopLimit).
-void binCount(Prep p, uint slot) {
-    ivec4 box = prepBox(p);
-    if (box.y < box.x || box.w < box.z) return;
-    Reach r = makeReach(p, box);
-    bool large = prepLarge(p);
-    uint cls = large ? numTiles : 0u; // the large triangles' counts follow the others'
-    for (int ty = box.z / TILE; ty <= box.w / TILE; ty++) {
-        int tx0, tx1;
-#if REACH_BOX // tests: the box's whole row, which reachRow narrows
-        tx0 = box.x / TILE;
-        tx1 = box.y / TILE;
-#else
-        reachRow(p, box, r, ty, tx0, tx1);
-#endif
-        for (int tx = tx0; tx <= tx1; tx++) {
-            if (prepReaches(p, box, r, tx, ty)) {
-                uint tile = uint(ty * tilesX + tx);
-                uint k = min(atomicAdd(tileCount[cls + tile], 1u), binCap - 1u);
-                // A bin holds the tile's small triangles from its start,
-                // its large ones from its end. Past its bin, a tile's
-                // entries overwrite others: the frame's lists then come
-                // from the counting sort (tilelist.comp sees the counts),
-                // and no bin is read.
-                if (binCap != 0u) bins[tile * binCap + (large ? binCap - 1u - k : k)] = slot;
-            }
-        }
-    }
+// binTile adds record slot to tile's count of its class (cls: the large
+// triangles' counts follow the others') and to its bin (tileprep.glsl's
+// eachReachedTile calls it for every tile the record reaches; tilebin.comp
+// writes the same tiles' lists).
+void binTile(uint tile, uint cls, bool large, uint slot) {
+    uint k = min(atomicAdd(tileCount[cls + tile], 1u), binCap - 1u);
+    // A bin holds the tile's small triangles from its start, its large
+    // ones from its end. Past its bin, a tile's entries overwrite others:
+    // the frame's lists then come from the counting sort (tilelist.comp
+    // sees the counts), and no bin is read.
+    if (binCap != 0u) bins[tile * binCap + (large ? binCap - 1u - k : k)] = slot;
 }
 
 // emit sets up the triangle of window positions p0, p1, p2 and depths z
@@ -139,7 +118,7 @@ void emit(ivec2 p0, ivec2 p1, ivec2 p2, uvec3 z, uint i) {
     if (slot >= capacity) return; // counted: the caller grows and runs again
     Prep p = makePrep(t, size.x);
     prep[slot] = p;
-    binCount(p, slot);
+    eachReachedTile(p, slot, tilesX, numTiles);
 }
 
 void main() {
