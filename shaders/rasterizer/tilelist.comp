@@ -29,11 +29,12 @@ uniform uint binCap; // entries a tile's bin holds; 0: no bins
 void main() {
     uint t = dpglGlobalIndex();
     if (t >= numTiles) return;
-    uint c = tileCount[t] + tileCount[numTiles + t]; // small and large
+    uint large = tileCount[numTiles + t];
+    uint c = tileCount[t] + large;
     if (c != 0u) counter[11u + atomicAdd(counter[7], 1u)] = t;
     // counter[10]: the tiles with a large triangle (the caller then runs
     // tile.comp's LARGE variant, and the one without the large triangles'
     // pass otherwise).
-    if (tileCount[numTiles + t] != 0u) atomicAdd(counter[10], 1u);
+    if (large != 0u) atomicAdd(counter[10], 1u);
     if (binCap != 0u && c > binCap) atomicMax(counter[6], c);
 }
