@@ -278,6 +278,9 @@ func (m *gpuMachine[T]) solve(iter, n int) {
 	} else if !m.single {
 		batch = l.batchSize(lanes)
 	}
+	if l.variants == nil {
+		l.variants = map[variantKey]*gpu.Program{}
+	}
 	l.c.Do(func() {
 		for k := 0; k < n; {
 			b := min(batch, n-k)
@@ -285,7 +288,7 @@ func (m *gpuMachine[T]) solve(iter, n int) {
 			l.c.BindStorage(BindingWorkload, l.Workload())
 			l.c.BindStorage(BindingParallelIndex, l.ParallelIndex())
 			l.c.BindStorage(BindingProblem, l.Problem())
-			it := &Iteration{Index: iter + k, Iterations: b, Processors: l.p, Lanes: lanes, ctx: l.c, strat: m.strat}
+			it := &Iteration{Index: iter + k, Iterations: b, Processors: l.p, Lanes: lanes, ctx: l.c, strat: m.strat, variants: l.variants}
 			solveOnce(m.sol, it)
 			l.c.Barrier(gpu.BarrierStorage) // the next iteration or gathering reads the arrays
 			k += b

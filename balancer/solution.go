@@ -47,6 +47,9 @@ type Iteration struct {
 	ctx        *gpu.Context
 	dispatched int
 	strat      *strategyRun // nil for the paper's loop
+	// variants caches the paper's loop's BALANCER_ONE_PER_LANE variants
+	// of solution kernels (the Loop's, keyed by strategy Paper).
+	variants map[variantKey]*gpu.Program
 }
 
 // Context is the context the loop runs on.
@@ -77,7 +80,37 @@ func (it *Iteration) Dispatch(p *gpu.Program) {
 	p.SetUint("balancerLanes", uint32(it.Lanes))
 	p.SetUint("balancerFirstIteration", uint32(it.Index))
 	p.SetUint("balancerBatch", uint32(max(it.Iterations, 1)))
+	if it.Lanes >= it.Processors {
+		if q := it.onePerLane(p); q != p {
+			p.CopyUniforms(q)
+			p = q
+		}
+	}
 	p.DispatchInvocations(it.Lanes)
+}
+
+// onePerLane returns p's variant for a dispatch in which no lane takes
+// more than one processor (loop.glsl BALANCER_ONE_PER_LANE: no loop over
+// a lane's processors, which llvmpipe makes the solution's code dearer
+// in), built the first time it is asked for; p itself where the variant
+// does not build or p has a uniform that CopyUniforms cannot carry over
+// (p's own loop solves the same tasks, only slower).
+func (it *Iteration) onePerLane(p *gpu.Program) *gpu.Program {
+	if it.variants == nil {
+		return p
+	}
+	key := variantKey{p, Paper}
+	if q := it.variants[key]; q != nil {
+		return q
+	}
+	q := p
+	if p.CanCopyUniforms() {
+		if v, err := p.Variant(map[string]string{"BALANCER_ONE_PER_LANE": "1"}); err == nil {
+			q = v
+		}
+	}
+	it.variants[key] = q
+	return q
 }
 
 // solveOnce runs sol for one iteration and checks that it dispatched.

@@ -104,6 +104,19 @@ func uniformShape(typ uint32) (kind byte, n, cols int, ok bool) {
 	return 0, 0, 0, false
 }
 
+// CanCopyUniforms reports whether CopyUniforms copies every uniform of p:
+// none is of a type it refuses (doubles, 64-bit integers, samplers other
+// than buffer textures'). It must run on the GL thread.
+func (p *Program) CanCopyUniforms() bool {
+	p.ctx.mustOnThread("Program.CanCopyUniforms")
+	for _, u := range p.activeUniforms() {
+		if _, _, _, ok := uniformShape(u.typ); !ok {
+			return false
+		}
+	}
+	return true
+}
+
 // CopyUniforms sets every uniform of dst that p also has to p's current
 // value, so that a Variant runs with the uniforms its user set on p. The
 // uniforms p lacks keep dst's values. Scalars, vectors and float matrices

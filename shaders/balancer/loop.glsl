@@ -84,44 +84,66 @@ uniform uint balancerIterationIndex; // the strategy's round, from 0
 void balancerSolve(uint processor, BALANCER_PROBLEM problem, uint task);
 
 #if BALANCER_STRATEGY == 0
-// balancerBatch iterations of the paper's loop: each processor with work
-// solves its next min(workload, balancerBatch) tasks in order on its lane
-// (grid-stride), as that many dispatches of one iteration would, but with
-// no barrier between the iterations of different processors; the balancer
-// batches only iterations its policy decides nothing between. Mesa's
-// llvmpipe silently ends an invocation's loops after 65535 iterations in
-// all, balancerSolve's included: balancer.Loop keeps a lane's processors,
-// and its solves a dispatch, to a few thousand there, and a cut loop
-// leaves the tasks it did not solve in the workload, where the balancer's
-// final count finds them.
+#ifndef BALANCER_ONE_PER_LANE
+#define BALANCER_ONE_PER_LANE 0
+#endif
+// balancerProcessor runs balancerBatch iterations of the paper's loop for
+// processor p: with work, it solves its next min(workload, balancerBatch)
+// tasks in order, as that many dispatches of one iteration would, but
+// with no barrier between the iterations of different processors; the
+// balancer batches only iterations its policy decides nothing between.
+// Mesa's llvmpipe silently ends an invocation's loops after 65535
+// iterations in all, balancerSolve's included: balancer.Loop keeps a
+// lane's processors, and its solves a dispatch, to a few thousand there,
+// and a cut loop leaves the tasks it did not solve in the workload, where
+// the balancer's final count finds them.
+void balancerProcessor(uint p) {
+    uint w = balancerWorkload[p];
+    if (w == 0u) {
+        return;
+    }
+    uint n = min(w, balancerBatch);
+    uint task = balancerParallelIndex[p];
+    BALANCER_PROBLEM problem = balancerProblem[p];
+#ifdef BALANCER_STATE
+    BALANCER_STATE state = balancerBegin(p, problem);
+#endif
+    uint k = 0u;
+    for (; k < n; k++) {
+        balancerIterationIndex = balancerFirstIteration + k;
+#ifdef BALANCER_STATE
+        balancerSolveIn(state, task + k);
+#else
+        balancerSolve(p, problem, task + k);
+#endif
+    }
+    balancerWorkload[p] = w - k;
+    balancerParallelIndex[p] = task + k;
+}
+
+// balancerIteration takes every balancerLanes-th processor from its
+// lane's (grid-stride). BALANCER_ONE_PER_LANE 1 is the variant that
+// balancer.Iteration.Dispatch runs where there are at least as many lanes
+// as processors: lane p takes processor p alone, with no loop around it.
+// (llvmpipe runs a loop's body at least once whatever its lanes do, and
+// the code in it by a slower path: the texel fetches of a span's
+// triangle, for one, cost about three times theirs outside a loop. The
+// renderer's two loops, one lane a processor, took 20-25% less time
+// without it.)
 void balancerIteration() {
     uint lane = dpglGlobalIndex();
     if (lane >= balancerLanes) {
         return;
     }
-    for (uint p = lane; p < balancerProcessors; p += balancerLanes) {
-        uint w = balancerWorkload[p];
-        if (w == 0u) {
-            continue;
-        }
-        uint n = min(w, balancerBatch);
-        uint task = balancerParallelIndex[p];
-        BALANCER_PROBLEM problem = balancerProblem[p];
-#ifdef BALANCER_STATE
-        BALANCER_STATE state = balancerBegin(p, problem);
-#endif
-        uint k = 0u;
-        for (; k < n; k++) {
-            balancerIterationIndex = balancerFirstIteration + k;
-#ifdef BALANCER_STATE
-            balancerSolveIn(state, task + k);
-#else
-            balancerSolve(p, problem, task + k);
-#endif
-        }
-        balancerWorkload[p] = w - k;
-        balancerParallelIndex[p] = task + k;
+#if BALANCER_ONE_PER_LANE
+    if (lane < balancerProcessors) {
+        balancerProcessor(lane);
     }
+#else
+    for (uint p = lane; p < balancerProcessors; p += balancerLanes) {
+        balancerProcessor(p);
+    }
+#endif
 }
 #else
 #include "balancer/strategies.glsl"

@@ -7,6 +7,7 @@
 // them (an empty row gives x1 < x0).
 // lint: WG_SIZE=128
 // lint: TEXELS=1
+// lint: TEXELS=1 BALANCER_ONE_PER_LANE=1
 #ifndef WG_SIZE
 #define WG_SIZE 64
 #endif
