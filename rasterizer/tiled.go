@@ -60,6 +60,9 @@ type tiledStage struct {
 	// triangles to clip): [1] stores the shading records, [0] (made when
 	// first needed) does not.
 	setup, clip [2]*gpu.Program
+	// boxes is tilesetup.comp's BOX_PASS: it bins the records whose boxes
+	// reach past 2x2 tiles, which the setup pass lists.
+	boxes *gpu.Program
 	// tileKernels holds tile.comp's variants as tileKernel makes them.
 	tileKernels map[tileVariant]*gpu.Program
 	listing     *gpu.Program        // tilelist.comp: the tiles that hold a triangle, the bins' overflow
@@ -113,7 +116,10 @@ func (s *tiledStage) variants(records bool) (err error) {
 			return err
 		}
 	}
-	return nil
+	if s.boxes == nil {
+		s.boxes, err = s.c.Program("rasterizer/tilesetup.comp", map[string]string{"TILE": fmt.Sprint(TileSize), "TEXELS": define(s.texels), "BOX_PASS": "1"})
+	}
+	return err
 }
 
 // tileVariant is what a tile.comp variant does beyond the stage's own
@@ -245,10 +251,15 @@ func (s *tiledStage) setUp(b *setupBatch, recs *shadeRecords) (records int, stat
 	if err := grow(s.c, &s.tileStart, 2*nt, "tile offsets"); err != nil {
 		return 0, stats, err
 	}
-	if err := grow(s.c, &s.counter, counterWords+nt, "tile counters"); err != nil {
+	// The counter's words past the tiles' list: the records whose boxes
+	// reach past 2x2 tiles, and the work groups (x, y, z) of the pass
+	// that bins them.
+	boxWords := counterWords + nt
+	if err := grow(s.c, &s.counter, boxWords+4, "tile counters"); err != nil {
 		return 0, stats, err
 	}
-	if err := grow(s.c, &s.list, max(b.n, 1), "triangles to clip"); err != nil {
+	// The triangles to clip, then (from b.n) the records of those boxes.
+	if err := grow(s.c, &s.list, max(2*b.n, 1), "triangles to clip"); err != nil {
 		return 0, stats, err
 	}
 	// Most triangles make one record or none; clipping makes more.
@@ -266,6 +277,8 @@ func (s *tiledStage) setUp(b *setupBatch, recs *shadeRecords) (records int, stat
 		s.tileCount.FillRange(0, 2*nt, 0)
 		s.counter.FillRange(0, counterWords, 0)
 		s.counter.FillRange(8, 2, 1) // the indirect dispatch's y and z
+		s.counter.FillRange(boxWords, 2, 0)
+		s.counter.FillRange(boxWords+2, 2, 1)
 		capacity := s.prep.Len()
 		pass := func(p *gpu.Program, n int) {
 			s.c.Do(func() {
@@ -290,7 +303,15 @@ func (s *tiledStage) setUp(b *setupBatch, recs *shadeRecords) (records int, stat
 				p.SetUint("numTiles", uint32(nt))
 				p.SetUint("capacity", uint32(capacity))
 				p.SetUint("binCap", uint32(binCap))
-				p.DispatchInvocations(n)
+				p.SetUint("listBase", uint32(b.n))
+				p.SetUint("boxWords", uint32(boxWords))
+				if p == s.boxes {
+					// As many groups as the setup pass counted.
+					s.c.Barrier(gpu.BarrierCommand)
+					p.DispatchIndirect(s.counter, 4*(boxWords+1))
+				} else {
+					p.DispatchInvocations(n)
+				}
 				s.c.Barrier(s.recordsBarrier())
 			})
 		}
@@ -308,6 +329,7 @@ func (s *tiledStage) setUp(b *setupBatch, recs *shadeRecords) (records int, stat
 			})
 		}
 		pass(s.setup[k], b.n)
+		pass(s.boxes, 0)
 		listTiles()
 		v := make([]uint32, counterWords)
 		s.counter.Read(0, v)

@@ -244,24 +244,30 @@ func TestTiledShadesFlat(t *testing.T) {
 	}
 }
 
-// TestTiledReachRow checks tileprep.glsl's reachRow, which narrows the
-// tiles the binning loops test on each row of a triangle's box: the tile
-// counts of small and of large triangles equal those of loops over the
-// whole box, for every scene and view; and the scenes give some tile
-// triangles of both classes (which tile.comp draws apart).
+// TestTiledReachRow checks how the setup finds a record's tiles:
+// tileprep.glsl's eachNearTile, the straight-line tests of a box within
+// 2x2 tiles, and for the other boxes (listed for the box pass) reachRow,
+// which narrows the tiles the binning loops test on each row of a box. The
+// tile counts of small and of large triangles equal those of loops over
+// the whole box for every record, for every scene and view; the scenes
+// give records of both ways, and some tiles triangles of both classes
+// (which tile.comp draws apart).
 func TestTiledReachRow(t *testing.T) {
 	c := gputest.Context(t)
 	s := newScanner(t, c)
 	const w, h = 96, 80
 	rd := newTiledRenderer(t, s, w, h)
-	box, err := c.Program("rasterizer/tilesetup.comp", map[string]string{"TILE": fmt.Sprint(TileSize), "REACH_BOX": "1", "SHADE_RECORDS": "1"})
+	// The reference: every record's tiles found by the loops over its
+	// whole box's rows, in the one pass (no near records' straight-line
+	// tests, none listed for the box pass).
+	box, err := c.Program("rasterizer/tilesetup.comp", map[string]string{"TILE": fmt.Sprint(TileSize), "REACH_BOX": "1", "NEAR": "0", "SHADE_RECORDS": "1"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	tx, ty := tiles(w, h)
 	scenes := tiledScenes(t)
 	scenes["long thin"] = longThinSoup(gputest.Rand(t), 300)
-	mixed := 0
+	mixed, listed := 0, 0
 	for name, soup := range scenes {
 		if len(soup) == 0 {
 			continue
@@ -274,7 +280,10 @@ func TestTiledReachRow(t *testing.T) {
 					t.Fatal(err)
 				}
 				counts[k] = rd.tiled.tileCount.Download()[:2*tx*ty] // small triangles, then large ones
-				rd.tiled.setup[1], box = box, rd.tiled.setup[1]     // the renderer's frames store shading records
+				if k == 0 {
+					listed += int(rd.tiled.counter.Get(counterWords + tx*ty)) // the box pass's records
+				}
+				rd.tiled.setup[1], box = box, rd.tiled.setup[1] // the renderer's frames store shading records
 			}
 			for i := range counts[0] {
 				if counts[0][i] != counts[1][i] {
@@ -304,6 +313,9 @@ func TestTiledReachRow(t *testing.T) {
 	// tiled tests draw must give it tiles with both.
 	if mixed == 0 {
 		t.Fatal("no tile of any scene holds both small and large triangles")
+	}
+	if listed == 0 {
+		t.Fatal("no record of any scene reaches past 2x2 tiles: the box pass went untested")
 	}
 }
 

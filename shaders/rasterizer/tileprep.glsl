@@ -196,4 +196,30 @@ void eachReachedTile(Prep p, uint slot, int tilesX, uint numTiles) {
         }
     }
 }
+
+// prepNear says whether box (prepBox, not empty) lies within the 2x2
+// tiles from its first: eachNearTile's records.
+bool prepNear(ivec4 box) {
+    return box.y / TILE <= box.x / TILE + 1 && box.w / TILE <= box.z / TILE + 1;
+}
+
+// eachNearTile is eachReachedTile for a record whose box is empty or
+// prepNear: the same tiles, its box's (at most four) tested in turn,
+// written out with no loop. (llvmpipe runs the code in a loop by a slower
+// path, and a loop's body once even where it takes no step: the setup
+// pass over the paper's triangles, nearly all of them near, took 10% less
+// time binning them this way.)
+void eachNearTile(Prep p, uint slot, int tilesX, uint numTiles) {
+    ivec4 box = prepBox(p);
+    if (box.y < box.x || box.w < box.z) return;
+    Reach r = makeReach(p, box);
+    bool large = prepLarge(p);
+    uint cls = large ? numTiles : 0u;
+    int tx = box.x / TILE, ty = box.z / TILE;
+    bool wide = box.y / TILE > tx, tall = box.w / TILE > ty;
+    if (prepReaches(p, box, r, tx, ty)) REACHED_TILE(uint(ty * tilesX + tx), cls, large, slot);
+    if (wide && prepReaches(p, box, r, tx + 1, ty)) REACHED_TILE(uint(ty * tilesX + tx + 1), cls, large, slot);
+    if (tall && prepReaches(p, box, r, tx, ty + 1)) REACHED_TILE(uint((ty + 1) * tilesX + tx), cls, large, slot);
+    if (wide && tall && prepReaches(p, box, r, tx + 1, ty + 1)) REACHED_TILE(uint((ty + 1) * tilesX + tx + 1), cls, large, slot);
+}
 #endif

@@ -37,7 +37,15 @@
 // vector of invocations runs every instruction of a branch any of its
 // lanes takes (llvmpipe), so the clipper's loops, in a pass of their own,
 // cost only the few triangles that cross the view's planes.
+// Likewise CLIP_PASS 0 bins a record whose box lies within 2x2 tiles
+// (tileprep.glsl's eachNearTile, no loop) and lists the others' slots at
+// clipList[listBase + k] (k from counter[boxWords], the work groups of a
+// pass over them counted from counter[boxWords + 1]) for BOX_PASS 1, which
+// bins them by eachReachedTile's loops; CLIP_PASS 1 bins its few records
+// by those loops itself.
 // lint: CLIP_PASS=1
+// lint: BOX_PASS=1
+// lint: NEAR=0 REACH_BOX=1
 // lint: TEXELS=0
 // lint: SHADE_RECORDS=1
 // lint: SHADE_RECORDS=1 CLIP_PASS=1 TEXELS=0
@@ -55,6 +63,12 @@
 #endif
 #ifndef SHADE_RECORDS
 #define SHADE_RECORDS 0 // 1: store the shading records of the triangles set up
+#endif
+#ifndef BOX_PASS
+#define BOX_PASS 0 // 1: bin the records listed at clipList[listBase...]
+#endif
+#ifndef NEAR
+#define NEAR 1 // 0 (tests): CLIP_PASS 0 bins every record by eachReachedTile's loops, lists none
 #endif
 #define SHADE_RECORD_STORE SHADE_RECORDS
 
@@ -80,7 +94,11 @@ layout(std430, binding = BINDING_TILE_COUNT) restrict buffer TileCount { uint ti
 layout(std430, binding = BINDING_TILE_COUNTER) restrict buffer Counter { uint counter[]; };
 layout(std430, binding = BINDING_TILE_BINS) writeonly restrict buffer Bins { uint bins[]; };
 layout(std430, binding = BINDING_TILE_LIST) restrict buffer List { uint clipList[]; }; // the triangles to clip
+#if BOX_PASS
+layout(std430, binding = BINDING_TILE_PREPS) readonly restrict buffer Preps { Prep prep[]; };
+#else
 layout(std430, binding = BINDING_TILE_PREPS) writeonly restrict buffer Preps { Prep prep[]; };
+#endif
 
 uniform mat4 mvp;
 uniform uint numTris; // CLIP_PASS 1: entries of clipList
@@ -92,6 +110,8 @@ uniform int tilesX;
 uniform uint numTiles; // tilesX * tilesY: the large triangles' counts follow the others' in tileCount
 uniform uint capacity; // records prep holds
 uniform uint binCap;   // entries a tile's bin holds; 0: no bins
+uniform uint listBase; // clipList[listBase...]: the records BOX_PASS bins
+uniform uint boxWords; // counter[boxWords]: those records; [+1, +3]: BOX_PASS's work groups
 
 // binTile adds record slot to tile's count of its class (cls: the large
 // triangles' counts follow the others') and to its bin (tileprep.glsl's
@@ -106,8 +126,10 @@ void binTile(uint tile, uint cls, bool large, uint slot) {
     if (binCap != 0u) bins[tile * binCap + (large ? binCap - 1u - k : k)] = slot;
 }
 
+#if !BOX_PASS
 // emit sets up the triangle of window positions p0, p1, p2 and depths z
-// of input triangle i, and makes its record and tile counts.
+// of input triangle i, and makes its record and tile counts (CLIP_PASS 0:
+// or lists the record for BOX_PASS).
 void emit(ivec2 p0, ivec2 p1, ivec2 p2, uvec3 z, uint i) {
     Tri t;
     if (!triSetup(p0, p1, p2, z, primBase + i, size.y, t)) {
@@ -118,11 +140,28 @@ void emit(ivec2 p0, ivec2 p1, ivec2 p2, uvec3 z, uint i) {
     if (slot >= capacity) return; // counted: the caller grows and runs again
     Prep p = makePrep(t, size.x);
     prep[slot] = p;
+#if CLIP_PASS || !NEAR
     eachReachedTile(p, slot, tilesX, numTiles);
+#else
+    ivec4 box = prepBox(p);
+    if (box.y < box.x || box.w < box.z || prepNear(box)) {
+        eachNearTile(p, slot, tilesX, numTiles);
+    } else {
+        uint k = atomicAdd(counter[boxWords], 1u);
+        if (k % uint(WG_SIZE) == 0u) atomicAdd(counter[boxWords + 1u], 1u);
+        clipList[listBase + k] = slot;
+    }
+#endif
 }
+#endif
 
 void main() {
     uint g = dpglGlobalIndex();
+#if BOX_PASS
+    if (g >= counter[boxWords]) return;
+    uint slot = clipList[listBase + g];
+    eachReachedTile(prep[slot], slot, tilesX, numTiles);
+#else
     if (g >= numTris) return;
 #if CLIP_PASS
     uint i = clipList[g];
@@ -169,5 +208,6 @@ void main() {
     toWindow(t1, size, p1, z1);
     toWindow(t2, size, p2, z2);
     emit(p0, p1, p2, uvec3(z0, z1, z2), i);
+#endif
 #endif
 }
