@@ -46,7 +46,9 @@ type tilePrep struct {
 // the triangles into records (shaders/rasterizer/tilesetup.comp, the
 // arithmetic of setup.comp), counts them by screen tile and appends them
 // to the tiles' bins, leaving those that cross a clipping plane to a
-// second pass that clips them; where a tile's bin overflows, a scan of the
+// second pass that clips them, and the records whose boxes reach past 2x2
+// tiles to a pass that bins them by loops (the first tests the others'
+// few tiles in straight-line code); where a tile's bin overflows, a scan of the
 // counts and tilebin.comp make the tiles' lists instead (a counting sort);
 // and one work group a tile keeps each pixel's least (depth, primitive id)
 // over its list (tile.comp). It writes the visibility buffers of the
@@ -235,7 +237,8 @@ func tiles(w, h int) (tx, ty int) {
 // batch while they fit maxBins). The first pass sets up the triangles that need
 // no clipping and lists the others (in list, free until bin), the second
 // clips those; so the clipper runs only for the triangles that cross the
-// view's planes. It returns the records and the skip statistics, running
+// view's planes. Between them the box pass bins the records that the
+// first listed (from list[b.n]) for reaching past 2x2 tiles. It returns the records and the skip statistics, running
 // again with more room when the records outgrew prep; records beyond
 // maxPrep are not made (the batch is too large: the caller shrinks it).
 func (s *tiledStage) setUp(b *setupBatch, recs *shadeRecords) (records int, stats raster.SetupStats, err error) {
