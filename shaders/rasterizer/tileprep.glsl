@@ -177,22 +177,39 @@ void reachRow(Prep p, ivec4 box, Reach r, int ty, out int tx0, out int tx1) {
 #ifndef REACH_BOX
 #define REACH_BOX 0
 #endif
+// Walk is what the binning walks need of a record: its box (prepBox),
+// Reach, and class (large, and cls: numTiles for a large triangle, 0 for
+// the others).
+struct Walk {
+    ivec4 box;
+    Reach r;
+    bool large;
+    uint cls;
+};
+
+// walkOf is record p's Walk, false for an empty box, which reaches no tile.
+bool walkOf(Prep p, uint numTiles, out Walk w) {
+    w.box = prepBox(p);
+    w.large = prepLarge(p);
+    w.cls = w.large ? numTiles : 0u;
+    if (w.box.y < w.box.x || w.box.w < w.box.z) return false;
+    w.r = makeReach(p, w.box);
+    return true;
+}
+
 void eachReachedTile(Prep p, uint slot, int tilesX, uint numTiles) {
-    ivec4 box = prepBox(p);
-    if (box.y < box.x || box.w < box.z) return;
-    Reach r = makeReach(p, box);
-    bool large = prepLarge(p);
-    uint cls = large ? numTiles : 0u;
-    for (int ty = box.z / TILE; ty <= box.w / TILE; ty++) {
+    Walk w;
+    if (!walkOf(p, numTiles, w)) return;
+    for (int ty = w.box.z / TILE; ty <= w.box.w / TILE; ty++) {
         int tx0, tx1;
 #if REACH_BOX
-        tx0 = box.x / TILE;
-        tx1 = box.y / TILE;
+        tx0 = w.box.x / TILE;
+        tx1 = w.box.y / TILE;
 #else
-        reachRow(p, box, r, ty, tx0, tx1);
+        reachRow(p, w.box, w.r, ty, tx0, tx1);
 #endif
         for (int tx = tx0; tx <= tx1; tx++) {
-            if (prepReaches(p, box, r, tx, ty)) REACHED_TILE(uint(ty * tilesX + tx), cls, large, slot);
+            if (prepReaches(p, w.box, w.r, tx, ty)) REACHED_TILE(uint(ty * tilesX + tx), w.cls, w.large, slot);
         }
     }
 }
@@ -207,19 +224,16 @@ bool prepNear(ivec4 box) {
 // prepNear: the same tiles, its box's (at most four) tested in turn,
 // written out with no loop. (llvmpipe runs the code in a loop by a slower
 // path, and a loop's body once even where it takes no step: the setup
-// pass over the paper's triangles, nearly all of them near, took 10% less
-// time binning them this way.)
+// pass at the paper's unzoomed balanced view, nearly all of whose records
+// are near, took 13% less time binning them this way.)
 void eachNearTile(Prep p, uint slot, int tilesX, uint numTiles) {
-    ivec4 box = prepBox(p);
-    if (box.y < box.x || box.w < box.z) return;
-    Reach r = makeReach(p, box);
-    bool large = prepLarge(p);
-    uint cls = large ? numTiles : 0u;
-    int tx = box.x / TILE, ty = box.z / TILE;
-    bool wide = box.y / TILE > tx, tall = box.w / TILE > ty;
-    if (prepReaches(p, box, r, tx, ty)) REACHED_TILE(uint(ty * tilesX + tx), cls, large, slot);
-    if (wide && prepReaches(p, box, r, tx + 1, ty)) REACHED_TILE(uint(ty * tilesX + tx + 1), cls, large, slot);
-    if (tall && prepReaches(p, box, r, tx, ty + 1)) REACHED_TILE(uint((ty + 1) * tilesX + tx), cls, large, slot);
-    if (wide && tall && prepReaches(p, box, r, tx + 1, ty + 1)) REACHED_TILE(uint((ty + 1) * tilesX + tx + 1), cls, large, slot);
+    Walk w;
+    if (!walkOf(p, numTiles, w)) return;
+    int tx = w.box.x / TILE, ty = w.box.z / TILE;
+    bool wide = w.box.y / TILE > tx, tall = w.box.w / TILE > ty;
+    if (prepReaches(p, w.box, w.r, tx, ty)) REACHED_TILE(uint(ty * tilesX + tx), w.cls, w.large, slot);
+    if (wide && prepReaches(p, w.box, w.r, tx + 1, ty)) REACHED_TILE(uint(ty * tilesX + tx + 1), w.cls, w.large, slot);
+    if (tall && prepReaches(p, w.box, w.r, tx, ty + 1)) REACHED_TILE(uint((ty + 1) * tilesX + tx), w.cls, w.large, slot);
+    if (wide && tall && prepReaches(p, w.box, w.r, tx + 1, ty + 1)) REACHED_TILE(uint((ty + 1) * tilesX + tx + 1), w.cls, w.large, slot);
 }
 #endif
