@@ -59,7 +59,9 @@ func (it *Iteration) Context() *gpu.Context { return it.ctx }
 // shaders/balancer/loop.glsl) over the processors: it sets the uniforms
 // balancerProcessors, balancerLanes, balancerFirstIteration and
 // balancerBatch (Index and Iterations) and dispatches ceil(Lanes / p's work
-// group size) groups. Under a strategy it runs the
+// group size) groups; where no lane takes more than one processor (Lanes
+// >= Processors) it runs p's BALANCER_ONE_PER_LANE variant (loop.glsl),
+// built once, with p's uniforms copied over. Under a strategy it runs the
 // strategy's variant of p instead (built once, with the uniforms set on p
 // copied over), with the strategy's state at BindingStrategy. The loop issues the storage
 // barrier that the next phase needs; a kernel whose other outputs are read
