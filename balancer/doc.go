@@ -164,7 +164,7 @@
 // variant (gpu.Program.Variant, built once, with the uniforms the Solution
 // set copied over), whose balancerIteration takes the lane's processor
 // without a loop around it: llvmpipe runs the code in a loop by a slower
-// path (the renderer's loops took 15-25% less time), and other drivers
+// path (the renderer's two loops took 15-25% less time), and other drivers
 // lose nothing. A kernel with a uniform that gpu.Program.CopyUniforms
 // cannot carry (doubles, 64-bit integers, samplers other than buffer
 // textures') runs as it is.

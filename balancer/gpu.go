@@ -278,9 +278,6 @@ func (m *gpuMachine[T]) solve(iter, n int) {
 	} else if !m.single {
 		batch = l.batchSize(lanes)
 	}
-	if l.variants == nil {
-		l.variants = map[variantKey]*gpu.Program{}
-	}
 	l.c.Do(func() {
 		for k := 0; k < n; {
 			b := min(batch, n-k)

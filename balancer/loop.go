@@ -147,7 +147,7 @@ func NewLoop[T any](s *scan.Scanner, cfg Config) (*Loop[T], error) {
 	if !c.Caps().Int64 {
 		return nil, fmt.Errorf("balancer: NewLoop: %s lacks GL_ARB_gpu_shader_int64, which the gathering kernels need", c.Caps().Renderer)
 	}
-	l := &Loop[T]{c: c, s: s, cfg: cfg, words: int(size / 4), tl: timeline{c: c}}
+	l := &Loop[T]{c: c, s: s, cfg: cfg, words: int(size / 4), tl: timeline{c: c}, variants: map[variantKey]*gpu.Program{}}
 	if err := l.programs(); err != nil {
 		return nil, err
 	}

@@ -54,7 +54,7 @@ func TestOnePerLaneVariantGPU(t *testing.T) {
 		if wide && !c.Caps().Int64 {
 			continue
 		}
-		prog, err := c.UserProgramSource("onelane.comp", oneLaneKernel, map[string]string{"WIDE": fmt.Sprint(b2i(wide))})
+		prog, err := c.UserProgramSource("onelane.comp", oneLaneKernel, map[string]string{"WIDE": fmt.Sprint(b2u(wide))})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -122,11 +122,4 @@ func TestOnePerLaneVariantGPU(t *testing.T) {
 			}
 		}
 	}
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }

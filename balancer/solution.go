@@ -47,8 +47,9 @@ type Iteration struct {
 	ctx        *gpu.Context
 	dispatched int
 	strat      *strategyRun // nil for the paper's loop
-	// variants caches the paper's loop's BALANCER_ONE_PER_LANE variants
-	// of solution kernels (the Loop's, keyed by strategy Paper).
+	// variants is the Loop's cache of solution kernels' variants, where
+	// the paper's loop keeps their BALANCER_ONE_PER_LANE ones (keyed by
+	// strategy Paper).
 	variants map[variantKey]*gpu.Program
 }
 
@@ -98,9 +99,6 @@ func (it *Iteration) Dispatch(p *gpu.Program) {
 // does not build or p has a uniform that CopyUniforms cannot carry over
 // (p's own loop solves the same tasks, only slower).
 func (it *Iteration) onePerLane(p *gpu.Program) *gpu.Program {
-	if it.variants == nil {
-		return p
-	}
 	key := variantKey{p, Paper}
 	if q := it.variants[key]; q != nil {
 		return q

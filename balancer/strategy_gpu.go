@@ -186,9 +186,6 @@ func (l *Loop[T]) runStrategy(sol Solution, st *Stats) error {
 		st.account(m.spans())
 		return nil
 	}
-	if l.variants == nil {
-		l.variants = map[variantKey]*gpu.Program{}
-	}
 	sr, err := l.plan(in)
 	if err != nil {
 		st.account(m.spans())
