@@ -166,17 +166,6 @@ void reachRow(Prep p, ivec4 box, Reach r, int ty, out int tx0, out int tx1) {
 }
 
 #ifdef REACHED_TILE
-// eachReachedTile calls REACHED_TILE(tile, cls, large, slot) once for every
-// tile (y * tilesX + x) that record slot p reaches (prepReaches), cls being
-// numTiles for a large triangle (prepLarge), whose counts follow the
-// others', and 0 for the others: the binning passes' one loop
-// (tilesetup.comp counts and fills the bins, tilebin.comp the lists), in
-// two loops of at most tilesX and tilesY steps each (a driver may cut one
-// loop's iterations; gpu.Caps.LoopLimit). REACH_BOX 1 (tests) takes the
-// box's whole row, which reachRow narrows.
-#ifndef REACH_BOX
-#define REACH_BOX 0
-#endif
 // Walk is what the binning walks need of a record: its box (prepBox),
 // Reach, and class (large, and cls: numTiles for a large triangle, 0 for
 // the others).
@@ -197,6 +186,17 @@ bool walkOf(Prep p, uint numTiles, out Walk w) {
     return true;
 }
 
+// eachReachedTile calls REACHED_TILE(tile, cls, large, slot) once for every
+// tile (y * tilesX + x) that record slot p reaches (prepReaches), cls being
+// numTiles for a large triangle (prepLarge), whose counts follow the
+// others', and 0 for the others: the binning passes' one loop
+// (tilesetup.comp counts and fills the bins, tilebin.comp the lists), in
+// two loops of at most tilesX and tilesY steps each (a driver may cut one
+// loop's iterations; gpu.Caps.LoopLimit). REACH_BOX 1 (tests) takes the
+// box's whole row, which reachRow narrows.
+#ifndef REACH_BOX
+#define REACH_BOX 0
+#endif
 void eachReachedTile(Prep p, uint slot, int tilesX, uint numTiles) {
     Walk w;
     if (!walkOf(p, numTiles, w)) return;
@@ -214,10 +214,10 @@ void eachReachedTile(Prep p, uint slot, int tilesX, uint numTiles) {
     }
 }
 
-// prepNear says whether box (prepBox, not empty) lies within the 2x2
+// prepNear says whether box (prepBox) is empty or lies within the 2x2
 // tiles from its first: eachNearTile's records.
 bool prepNear(ivec4 box) {
-    return box.y / TILE <= box.x / TILE + 1 && box.w / TILE <= box.z / TILE + 1;
+    return box.y < box.x || box.w < box.z || (box.y / TILE <= box.x / TILE + 1 && box.w / TILE <= box.z / TILE + 1);
 }
 
 // eachNearTile is eachReachedTile for a record whose box is empty or

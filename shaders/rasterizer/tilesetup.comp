@@ -143,8 +143,7 @@ void emit(ivec2 p0, ivec2 p1, ivec2 p2, uvec3 z, uint i) {
 #if CLIP_PASS || !NEAR
     eachReachedTile(p, slot, tilesX, numTiles);
 #else
-    ivec4 box = prepBox(p);
-    if (box.y < box.x || box.w < box.z || prepNear(box)) {
+    if (prepNear(prepBox(p))) {
         eachNearTile(p, slot, tilesX, numTiles);
     } else {
         uint k = atomicAdd(counter[boxWords], 1u);
