@@ -188,28 +188,16 @@ var resolveWholeImage = false
 // outside it shades the whole image (frame.resolve).
 func shadedBox(blocks []*mesh.GPU, cam view.Camera, w, h int) [4]int {
 	whole := [4]int{0, 0, w, h}
-	if resolveWholeImage || len(blocks) == 0 || blocks[0] == nil {
+	if resolveWholeImage {
 		return whole
 	}
-	lo, hi, ok := blocks[0].Bounds()
+	cs, ok := boundsCorners(blocks, cam)
 	if !ok {
 		return whole
 	}
-	m := cam.MVP()
 	minX, minY := math.Inf(1), math.Inf(1)
 	maxX, maxY := math.Inf(-1), math.Inf(-1)
-	for k := 0; k < 8; k++ {
-		p := [3]float64{float64(lo[0]), float64(lo[1]), float64(lo[2])}
-		for a := 0; a < 3; a++ {
-			if k>>a&1 != 0 {
-				p[a] = float64(hi[a])
-			}
-		}
-		// Column-major: row i of m * (p, 1).
-		var c [4]float64
-		for i := 0; i < 4; i++ {
-			c[i] = float64(m[i])*p[0] + float64(m[4+i])*p[1] + float64(m[8+i])*p[2] + float64(m[12+i])
-		}
+	for _, c := range cs {
 		if !(c[3] > 0) {
 			return whole
 		}
@@ -223,6 +211,52 @@ func shadedBox(blocks []*mesh.GPU, cam view.Camera, w, h int) [4]int {
 	}
 	clampTo := func(v float64, n int) int { return int(math.Max(0, math.Min(float64(n), v))) }
 	return [4]int{clampTo(math.Floor(minX)-2, w), clampTo(math.Floor(minY)-2, h), clampTo(math.Ceil(maxX)+2, w), clampTo(math.Ceil(maxY)+2, h)}
+}
+
+// boundsCorners returns the corners of the mesh's bounds (the first
+// block's, which hold the chain's) in clip space as cam sees them, in
+// float64; ok is false where the bounds are unknown.
+func boundsCorners(blocks []*mesh.GPU, cam view.Camera) (cs [8][4]float64, ok bool) {
+	if len(blocks) == 0 || blocks[0] == nil {
+		return cs, false
+	}
+	lo, hi, ok := blocks[0].Bounds()
+	if !ok {
+		return cs, false
+	}
+	m := cam.MVP()
+	for k := range cs {
+		p := [3]float64{float64(lo[0]), float64(lo[1]), float64(lo[2])}
+		for a := 0; a < 3; a++ {
+			if k>>a&1 != 0 {
+				p[a] = float64(hi[a])
+			}
+		}
+		// Column-major: row i of m * (p, 1).
+		for i := 0; i < 4; i++ {
+			cs[k][i] = float64(m[i])*p[0] + float64(m[4+i])*p[1] + float64(m[8+i])*p[2] + float64(m[12+i])
+		}
+	}
+	return cs, true
+}
+
+// boundsInView says whether the mesh's bounds lie within cam's view
+// volume, a thousandth of w inside each plane, so that no triangle lies
+// wholly outside it (raster.glsl's clipClass, in float32, decides): false
+// where the bounds are unknown. The box and the volume are convex, so the
+// corners decide. A speed hint only (the tiled setup's culling pass).
+func boundsInView(blocks []*mesh.GPU, cam view.Camera) bool {
+	cs, ok := boundsCorners(blocks, cam)
+	if !ok {
+		return false
+	}
+	for _, c := range cs {
+		in := c[3] * (1 - 1e-3)
+		if !(c[3] > 0 && math.Abs(c[0]) < in && math.Abs(c[1]) < in && math.Abs(c[2]) < in) {
+			return false
+		}
+	}
+	return true
 }
 
 // quadAligned is box widened to whole quads, four pixels of a row whose
