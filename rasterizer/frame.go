@@ -85,6 +85,9 @@ type frame struct {
 	// with none, the resolve pass shades only the box.
 	box        [4]int
 	outsideBox int
+	// inView: the mesh's bounds lie within the view (boundsInView): no
+	// triangle lies wholly outside it, and the tiled setup culls none.
+	inView bool
 }
 
 // newFrame checks Render's arguments and starts a frame.
@@ -101,7 +104,8 @@ func (r *Renderer) newFrame(m *mesh.GPU, cam view.Camera) (*frame, error) {
 	if total := int64(m.Len()); total >= int64(raster.NoPrimitive) {
 		return nil, fmt.Errorf("rasterizer: %d triangles: primitive ids are 32-bit, with %#x meaning none", total, raster.NoPrimitive)
 	}
-	f := &frame{r: r, batch: r.batchTriangles, mvp: mvp, cam: cam, box: shadedBox(m.Blocks(), cam, r.opts.Width, r.opts.Height)}
+	f := &frame{r: r, batch: r.batchTriangles, mvp: mvp, cam: cam, box: shadedBox(m.Blocks(), cam, r.opts.Width, r.opts.Height),
+		inView: boundsInView(m.Blocks(), cam)}
 	// The tiled path shades only the tiles that hold a triangle: the
 	// records pay where it shades more pixels than it sets up triangles,
 	// judged by its last frame (the paper's unzoomed views shade about as

@@ -126,6 +126,10 @@ type setupBatch struct {
 	mvp           *[16]float32
 	width, height int
 	box           [4]int // the frame's shadedBox, which the counting passes check
+	// cull: the view may leave triangles wholly outside it (the mesh's
+	// bounds do not lie within it), so the tiled setup may mark and list
+	// the others first and set up only those (tiledStage.culls).
+	cull bool
 	// With records, the counting passes store the shading records of
 	// the triangles they set up (shaderecord.glsl), from the normals,
 	// the camera and the material.
