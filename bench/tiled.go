@@ -12,11 +12,16 @@ import (
 // tiledLabel is the tiled path's row in bench render's table.
 const tiledLabel = "tiled"
 
+// tiledWarm is the fewest untimed frames before the tiled path's timed
+// ones: it chooses its shading records and its culling pass from the frame
+// before, so the first frame of a view decides and the second runs (and,
+// on llvmpipe, compiles at its first dispatch) what the next ones run.
+const tiledWarm = 2
+
 // measureTiled renders a set at a view with the renderer's tiled path
-// (rasterizer.Options.Tiled), the fastest configuration, after at least one
-// untimed frame (llvmpipe compiles a kernel at its first dispatch), reps
-// times; compares its image and primitive ids with the loops' (ic); and
-// puts the loops back.
+// (rasterizer.Options.Tiled), the fastest configuration, after at least
+// tiledWarm untimed frames, reps times; compares its image and primitive
+// ids with the loops' (ic); and puts the loops back.
 func measureTiled(e *experiment.Experiment, set int, v view.View, warm, reps int, ic *experiment.ImageCheck) (fr experiment.Frame, err error) {
 	o := e.Renderer.Options()
 	o.Tiled = true
@@ -31,12 +36,12 @@ func measureTiled(e *experiment.Experiment, set int, v view.View, warm, reps int
 	}()
 	fr = experiment.Frame{Set: set, View: v, Policy: balancer.Never}
 	var gpuTimes, walls []time.Duration
-	for k := 0; k < max(warm, 1)+reps; k++ {
+	for k := 0; k < max(warm, tiledWarm)+reps; k++ {
 		st, err := e.Render(set, v)
 		if err != nil {
 			return fr, err
 		}
-		if k >= max(warm, 1) {
+		if k >= max(warm, tiledWarm) {
 			gpuTimes, walls = append(gpuTimes, st.Total), append(walls, st.Wall)
 			fr.Stages = [4]time.Duration{st.SetupTime, st.ScanTime, st.ZBufferTime, st.ResolveTime}
 			fr.Setup = st.Setup
