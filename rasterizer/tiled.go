@@ -154,7 +154,7 @@ var tiledCull = 0
 // costs the setup pass about 45% of one it sets up, llvmpipe running the
 // code after its return; the paper's balanced set at M(0,0) and M(45,45),
 // half outside: 0.8-0.9 ms less a frame; the unbalanced set's zoomed
-// views, a fifth to a quarter of a fifth as many triangles: 0.2-0.5 ms
+// views, a fifth to a quarter outside of a fifth as many triangles: 0.2-0.5 ms
 // more);
 // never where the mesh's bounds lie within the view (setupBatch.cull)
 // (nor, setUp decides, where the lists would outgrow a storage block).
