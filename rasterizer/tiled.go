@@ -48,10 +48,11 @@ type tilePrep struct {
 // to the tiles' bins, leaving those that cross a clipping plane to a
 // second pass that clips them, and the records whose boxes reach past 2x2
 // tiles to a pass that bins them by loops (the first tests the others'
-// few tiles in straight-line code), and where the last batch left many
-// triangles wholly outside the view, a pass before it marks the others
-// so that it sets up only those (culls); where a tile's bin overflows, a scan of the
-// counts and tilebin.comp make the tiles' lists instead (a counting sort);
+// few tiles in straight-line code); where the last batch left many
+// triangles wholly outside the view, a pass before the first marks the
+// others, so that it sets up only those (culls); where a tile's bin
+// overflows, a scan of the counts and tilebin.comp make the tiles' lists
+// instead (a counting sort);
 // and one work group a tile keeps each pixel's least (depth, primitive id)
 // over its list (tile.comp). It writes the visibility buffers of the
 // renderer's scheme, so resolve, Visibility and batches work unchanged,
@@ -154,10 +155,10 @@ var tiledCull = 0
 // costs the setup pass about 45% of one it sets up, llvmpipe running the
 // code after its return; the paper's balanced set at M(0,0) and M(45,45),
 // half outside: 0.8-0.9 ms less a frame; the unbalanced set's zoomed
-// views, a fifth to a quarter outside of a fifth as many triangles: 0.2-0.5 ms
-// more);
-// never where the mesh's bounds lie within the view (setupBatch.cull)
-// (nor, setUp decides, where the lists would outgrow a storage block).
+// views, a fifth to a quarter outside of a fifth as many triangles:
+// 0.2-0.5 ms more). Never where the mesh's bounds lie within the view
+// (setupBatch.cull), nor, as setUp decides, where the lists would outgrow
+// a storage block.
 func (s *tiledStage) culls(b *setupBatch) bool {
 	if !b.cull || b.n == 0 || tiledCull < 0 {
 		return false
@@ -276,13 +277,14 @@ func tiles(w, h int) (tx, ty int) {
 // setUp runs tilesetup.comp over the batch: its records in prep, their
 // tile counts in tileCount, and the tiles' lists in bins unless one
 // overflows its bin (binned says which; the bins then grow for the next
-// batch while they fit maxBins). The first pass sets up the triangles that need
-// no clipping and lists the others (in list, free until bin), the second
-// clips those; so the clipper runs only for the triangles that cross the
-// view's planes. Between them the box pass bins the records that the
-// first listed (from list[b.n]) for reaching past 2x2 tiles. It returns the records and the skip statistics, running
-// again with more room when the records outgrew prep; records beyond
-// maxPrep are not made (the batch is too large: the caller shrinks it).
+// batch while they fit maxBins). The first pass sets up the triangles
+// that need no clipping and lists the others (in list, free until bin),
+// the second clips those; so the clipper runs only for the triangles that
+// cross the view's planes. Between them the box pass bins the records
+// that the first listed (from list[b.n]) for reaching past 2x2 tiles. It
+// returns the records and the skip statistics, running again with more
+// room when the records outgrew prep; records beyond maxPrep are not made
+// (the batch is too large: the caller shrinks it).
 // Where culls says so, the culling pass marks the triangles not wholly
 // outside the view (in list, past the boxes' records), sc compacts their
 // indices (past the marks), and the setup pass takes only those.
