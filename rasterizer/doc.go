@@ -43,7 +43,8 @@
 // atomicMin where the driver has 64-bit atomics; otherwise, in 32-bit
 // atomics, a depth filter and the key (depth, primitive id) of each test
 // that passes it swapped into the pixel's winner by compare-and-swap,
-// merged after the batch, with two passes of the z-buffer loop as the
+// merged after the batch (the last batch's by the resolve pass as it
+// shades), with two passes of the z-buffer loop as the
 // fallback for a batch whose keys outgrow a storage block; tests on
 // drivers without 64-bit atomics also run the 64-bit path on a lock-free
 // stand-in, zbuffer.comp's VIS64_EMULATE). So the image is the same under

@@ -85,6 +85,9 @@ type frame struct {
 	// with none, the resolve pass shades only the box.
 	box        [4]int
 	outsideBox int
+	// pending is the 32-bit path's last batch's merge of its winning
+	// keys, not yet run (frame.flushMerge, or the resolve pass).
+	pending *keyMerge
 	// inView: the mesh's bounds lie within the view (boundsInView): no
 	// triangle lies wholly outside it, and the tiled setup culls none.
 	inView bool

@@ -177,8 +177,8 @@ func visibilityRenderers(t *testing.T, c *gpu.Context) []*Renderer {
 		if err := r.tiled.variants(false); err != nil {
 			t.Fatal(err)
 		}
-		for _, v := range [][2]bool{{false, false}, {false, true}, {true, false}, {true, true}} {
-			if _, err := r.resolve.program(v[0], v[1]); err != nil {
+		for _, v := range [][3]bool{{false, false, false}, {false, true, false}, {true, false, false}, {true, true, false}, {false, true, true}, {true, true, true}} {
+			if _, err := r.resolve.program(v[0], v[1], v[2]); err != nil {
 				t.Fatal(err)
 			}
 		}

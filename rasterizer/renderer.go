@@ -167,6 +167,9 @@ type Renderer struct {
 	maxSetup, maxSpans int
 	// batchTriangles, when positive, caps a batch's triangles (tests).
 	batchTriangles int
+	// lastFolded: the last frame's resolve pass merged its last batch's
+	// keys (resolve.comp MERGE; tests).
+	lastFolded bool
 	// maxKeyWords, when positive, caps zkeys below a storage block
 	// (tests): a batch whose keys need more runs the two-pass fallback.
 	maxKeyWords int

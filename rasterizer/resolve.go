@@ -1,6 +1,7 @@
 package rasterizer
 
 import (
+	"errors"
 	"math"
 
 	"github.com/go-gl/mathgl/mgl32"
@@ -19,6 +20,9 @@ type resolveStage struct {
 	// invocation, for a mesh of one block and an image width that is a
 	// multiple of 4. Made when first used.
 	prog [2][2]*gpu.Program
+	// merging[records] is the QUADS variant that first merges the frame's
+	// last batch's winning keys (resolve.comp MERGE: the 32-bit path).
+	merging [2]*gpu.Program
 	// texels says that the shading reads the mesh's vertices and normals
 	// as buffer textures (shade.glsl SHADE_TEXELS, as the tiled path's
 	// does: llvmpipe gathers a texel for a vector's lanes at once, where
@@ -86,24 +90,53 @@ func newResolveStage(c *gpu.Context) (s *resolveStage, err error) {
 			return nil, err
 		}
 	}
-	if _, err := s.program(true, true); err != nil {
+	if _, err := s.program(true, true, false); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
 // program returns resolve.comp's variant that reads records or not, four
-// pixels an invocation (quads) or one.
-func (s *resolveStage) program(records, quads bool) (*gpu.Program, error) {
+// pixels an invocation (quads) or one, merging keys first (merge, with
+// quads) or not.
+func (s *resolveStage) program(records, quads, merge bool) (*gpu.Program, error) {
 	r, q := bit(records), bit(quads)
-	if s.prog[r][q] == nil {
-		p, err := s.c.Program("rasterizer/resolve.comp", map[string]string{"SHADE_TEXELS": define(s.texels), "SHADE_RECORDS": define(records), "QUADS": define(quads)})
+	p := &s.prog[r][q]
+	if merge {
+		p = &s.merging[r]
+	}
+	if *p == nil {
+		prog, err := s.c.Program("rasterizer/resolve.comp", map[string]string{"SHADE_TEXELS": define(s.texels), "SHADE_RECORDS": define(records), "QUADS": define(quads), "MERGE": define(merge)})
 		if err != nil {
 			return nil, err
 		}
-		s.prog[r][q] = p
+		*p = prog
 	}
-	return s.prog[r][q], nil
+	return *p, nil
+}
+
+// keyMerge is a batch's merge of the 32-bit path's winning keys
+// (prepare.comp MERGE_KEYS), left for the resolve pass to do as it shades
+// (resolve.comp MERGE) when the batch is the frame's last: the depth and
+// id buffers, each pixel's (winner, filter) pair, the batch's keys from
+// keyBase, and whether nothing was merged into the buffers since they
+// were cleared.
+type keyMerge struct {
+	depth   *gpu.Buffer[uint32]
+	winner  *gpu.Buffer[[2]uint32]
+	zkeys   *gpu.Buffer[uint32]
+	keyBase uint32
+	cleared bool
+}
+
+// bind binds the merge's buffers and sets its uniforms in p (MERGE_KEYS
+// or resolve.comp MERGE), on the GL thread.
+func (m *keyMerge) bind(c *gpu.Context, p *gpu.Program) {
+	c.BindStorage(bindingVisibility, m.depth)
+	c.BindStorage(bindingWinner, m.winner)
+	c.BindStorage(bindingZKeys, m.zkeys)
+	p.SetUint("keyBase", m.keyBase)
+	p.SetInt("cleared", int32(bit(m.cleared)))
 }
 
 func (s *resolveStage) delete() {
@@ -121,15 +154,23 @@ func unorm(c uint8) float32 { return float32(c) / 255 }
 // stored them), else from the vertices. Only the pixels [box[0], box[2])
 // x [box[1], box[3]) can hold a primitive (the whole image, or a frame's
 // verified shadedBox): the passes shade those, a fill paints the others.
-// Must run on the GL thread.
-func (s *resolveStage) run(blocks []*mesh.GPU, prims, rgba gpu.Array[uint32], cam view.Camera, mat Material, w, h int, recs *shadeRecords, box [4]int) error {
+// With a merge (the 32-bit path's last batch), the pass first merges the
+// batch's winning keys into the depth and ids (canFold must have said
+// yes). Must run on the GL thread.
+func (s *resolveStage) run(blocks []*mesh.GPU, prims, rgba gpu.Array[uint32], cam view.Camera, mat Material, w, h int, recs *shadeRecords, box [4]int, merge *keyMerge) error {
 	if len(blocks) == 0 {
 		blocks = []*mesh.GPU{nil}
 	}
-	quads := len(blocks) == 1 && blocks[0] != nil && w%4 == 0
-	p, err := s.program(recs != nil, quads)
+	quads := canFold(blocks, w)
+	if merge != nil && !quads {
+		return errors.New("rasterizer: internal error: the resolve pass was given a merge it cannot take (a mesh of several blocks, or a width not a multiple of 4)")
+	}
+	p, err := s.program(recs != nil, quads, merge != nil)
 	if err != nil {
 		return err
+	}
+	if merge != nil {
+		merge.bind(s.c, p)
 	}
 	if recs != nil {
 		n := 0
@@ -168,6 +209,17 @@ func (s *resolveStage) run(blocks []*mesh.GPU, prims, rgba gpu.Array[uint32], ca
 	s.c.Barrier(gpu.BarrierStorage)
 	return nil
 }
+
+// canFold says whether run can merge a batch's keys as it shades blocks
+// into an image w pixels wide: the pass of one block, four pixels an
+// invocation.
+func canFold(blocks []*mesh.GPU, w int) bool {
+	return len(blocks) == 1 && blocks[0] != nil && w%4 == 0
+}
+
+// resolveMergeApart makes the 32-bit path's last batch merge its keys in
+// a pass of its own, not in the resolve pass (tests compare the two).
+var resolveMergeApart = false
 
 // resolveWholeImage makes the resolve pass shade every pixel, whatever the
 // mesh's bounds (tests compare the two).
@@ -356,8 +408,19 @@ func (f *frame) resolve(blocks []*mesh.GPU, cam view.Camera) error {
 	}
 	box := f.checkedBox()
 	r.lastBox = box
+	// The last batch's merge in the resolve pass where it can take it
+	// (one pass over the box, and one dispatch, fewer), else on its own.
+	merge := f.pending
+	if merge != nil && (resolveMergeApart || !canFold(blocks, w)) {
+		f.flushMerge()
+		merge = nil
+	}
+	f.pending = nil
+	r.lastFolded = merge != nil
 	var err error
-	f.timedGL(StageResolve, func() { err = r.resolve.run(blocks, r.prims, r.rgba, cam, r.opts.Material, w, h, recs, box) })
+	f.timedGL(StageResolve, func() {
+		err = r.resolve.run(blocks, r.prims, r.rgba, cam, r.opts.Material, w, h, recs, box, merge)
+	})
 	r.clock.read(&f.st.Stages)
 	return err
 }

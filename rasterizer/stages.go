@@ -42,8 +42,10 @@ const (
 	// StageZLoop is the z-buffer loop, its phases in FrameStats.ZBuffer.
 	StageZLoop
 	// StageMerge is the batch's winners merged into the visibility buffer
-	// after each batch: the 32-bit path's (MERGE_KEYS) and the emulated
-	// 64-bit path's (MERGE_WINNERS; tests only).
+	// after each batch: the 32-bit path's (MERGE_KEYS, before the next
+	// batch's z-buffer loop; the last batch's is the resolve pass's where
+	// the mesh is one block and the width a multiple of 4) and the
+	// emulated 64-bit path's (MERGE_WINNERS; tests only).
 	StageMerge
 	// StageIDPass is the 32-bit path's fallback's primitive-id pass, its
 	// processors loaded again: its phases in FrameStats.ZBufferIDs.
@@ -51,7 +53,8 @@ const (
 	// StageExtract is the 64-bit path's primitive ids taken out of the
 	// visibility words (EXTRACT_PRIMS), once a frame.
 	StageExtract
-	// StageResolve is the shading of every pixel (resolve.comp).
+	// StageResolve is the shading of every pixel (resolve.comp), and on
+	// the 32-bit path the last batch's merge with it (resolve.comp MERGE).
 	StageResolve
 
 	// The tiled path's stages (Options.Tiled, tiled.go), in place of the

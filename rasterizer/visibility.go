@@ -55,7 +55,7 @@ func (r *Renderer) Resolve(m *mesh.GPU, cam view.Camera, vis []uint64) error {
 	// Shaded from the vertices: no frame stored records of vis's triangles.
 	var err error
 	r.c.Do(func() {
-		err = r.resolve.run(m.Blocks(), r.prims, r.rgba, cam, r.opts.Material, w, h, nil, [4]int{0, 0, w, h})
+		err = r.resolve.run(m.Blocks(), r.prims, r.rgba, cam, r.opts.Material, w, h, nil, [4]int{0, 0, w, h}, nil)
 	})
 	return err
 }

@@ -18,6 +18,7 @@ func (f *frame) zBuffer(bt batch) error {
 		return nil
 	}
 	r := f.r
+	f.flushMerge() // the last batch's, whose keys the scan below replaces
 	keys := false
 	err := f.timed(StageZPrepare, func() error {
 		if !f.cleared {
@@ -85,26 +86,9 @@ func (f *frame) zBuffer(bt batch) error {
 	addLoopStats(&f.st.ZBuffer, zs)
 	switch {
 	case keys:
-		f.timedGL(StageMerge, func() {
-			r.c.BindStorage(bindingVisibility, r.depth)
-			r.c.BindStorage(bindingPrims, r.prims)
-			r.c.BindStorage(bindingWinner, r.pixelKeys)
-			r.c.BindStorage(bindingZKeys, r.zkeys)
-			r.prepare.prog[mergeKeys].SetUint("keyBase", keyBase(bt.spans))
-			cleared := int32(0)
-			if !f.drawn {
-				cleared = 1 // the batch's winners go in without a comparison
-			}
-			r.prepare.prog[mergeKeys].SetInt("cleared", cleared)
-			w, h := r.opts.Width, r.opts.Height
-			// Every test lies in the checked box: the pixels outside
-			// hold no winner.
-			if w%4 != 0 {
-				r.prepare.run(mergeKeys, w*h)
-			} else if box := quadAligned(f.checkedBox(), w); box[0] < box[2] && box[1] < box[3] {
-				r.prepare.mergeBox(box, w, h)
-			}
-		})
+		// Merged before the next batch's keys replace these (zBuffer),
+		// or by the resolve pass as it shades (frame.resolve).
+		f.pending = &keyMerge{depth: r.depth, winner: r.pixelKeys, zkeys: r.zkeys, keyBase: keyBase(bt.spans), cleared: !f.drawn}
 		f.drawn = true
 	case r.emulate:
 		f.timedGL(StageMerge, func() {
@@ -119,6 +103,30 @@ func (f *frame) zBuffer(bt batch) error {
 		return f.timed(StageIDPass, func() error { return f.idPass(bt) })
 	}
 	return nil
+}
+
+// flushMerge merges the pending batch's winning keys into the depth and
+// id buffers (prepare.comp MERGE_KEYS), if a batch left them.
+func (f *frame) flushMerge() {
+	m := f.pending
+	if m == nil {
+		return
+	}
+	f.pending = nil
+	r := f.r
+	f.timedGL(StageMerge, func() {
+		p := r.prepare.prog[mergeKeys]
+		m.bind(r.c, p)
+		r.c.BindStorage(bindingPrims, r.prims)
+		w, h := r.opts.Width, r.opts.Height
+		// Every test lies in the checked box: the pixels outside
+		// hold no winner.
+		if w%4 != 0 {
+			r.prepare.run(mergeKeys, w*h)
+		} else if box := quadAligned(f.checkedBox(), w); box[0] < box[2] && box[1] < box[3] {
+			r.prepare.mergeBox(box, w, h)
+		}
+	})
 }
 
 // idPass is the 32-bit path's second pass over the batch's (span, pixel)
