@@ -108,7 +108,10 @@ type Renderer struct {
 	// in small tiles: tiles of 4096 elements, so that such an array (up
 	// to some 260,000) takes three dispatches, not five (llvmpipe spends
 	// some 80 µs on a dispatch, whatever it does). scans returns it, or sc.
-	own      *scan.Scanner
+	own *scan.Scanner
+	// offsetsK, made with own, scans the renderer's offsets in one
+	// dispatch (offsets.go).
+	offsetsK *offsetsKernel
 	opts     Options
 	atomic64 bool // the one-pass visibility path is available (driver, or tests' emulation)
 	vis64    bool
@@ -199,6 +202,9 @@ func New(s *scan.Scanner, o Options) (r *Renderer, err error) {
 	}()
 	if c.Caps().Software && !s.Subgroups() && s.Options().GroupSize < ownScanGroup {
 		if r.own, err = scan.NewWithOptions(c, scan.Options{GroupSize: ownScanGroup, NoSubgroups: true}); err != nil {
+			return nil, err
+		}
+		if r.offsetsK, err = newOffsetsKernel(c); err != nil {
 			return nil, err
 		}
 	}
@@ -347,6 +353,7 @@ const ownScanGroup = 64
 // the caller's).
 func (r *Renderer) Delete() {
 	r.own.Delete()
+	r.offsetsK.delete()
 	if r.setup != nil {
 		r.setup.delete()
 	}

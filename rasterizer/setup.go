@@ -7,7 +7,6 @@ import (
 	"github.com/dpgl/dpgl/rasterizer/mesh"
 	"github.com/dpgl/dpgl/rasterizer/raster"
 	"github.com/dpgl/dpgl/rasterizer/view"
-	"github.com/dpgl/dpgl/scan"
 )
 
 // setupStage runs shaders/rasterizer/setup.comp: transform, clip and set up a
@@ -283,7 +282,7 @@ func (f *frame) setUp(b *mesh.GPU, first, base int) (batch, error) {
 				return err
 			}
 			counts := r.setup.counts.Slice(0, n+1)
-			scan.ExclusiveScan(r.scans(), counts, counts, scan.Add, 0)
+			r.offsets(counts, counts)
 			total = int(r.setup.counts.Get(n))
 			return nil
 		})
@@ -315,7 +314,7 @@ func (f *frame) setUp(b *mesh.GPU, first, base int) (batch, error) {
 			r.setup.emitPass(sb, total, r.tris, r.slots, r.rows)
 			// Each set-up triangle's first span; the last is the spans'
 			// total.
-			scan.ExclusiveScan(r.scans(), r.spanBase.Slice(0, total+1), r.rows.Slice(0, total+1), scan.Add, 0)
+			r.offsets(r.spanBase.Slice(0, total+1), r.rows.Slice(0, total+1))
 			stats, large, outside = r.setup.readStats(n, total)
 			spans = int(r.spanBase.Get(total))
 			return nil

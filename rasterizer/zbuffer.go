@@ -39,7 +39,7 @@ func (f *frame) zBuffer(bt batch) error {
 			return err
 		}
 		offsets := r.zkeys.Slice(0, bt.spans)
-		scan.ExclusiveScan(r.scans(), offsets, r.zLoop.Workload(), scan.Add, 0)
+		r.offsets(offsets, r.zLoop.Workload())
 		var last, lastPixels [1]uint32
 		offsets.Read(bt.spans-1, last[:])
 		r.zLoop.Workload().Read(bt.spans-1, lastPixels[:])
@@ -59,7 +59,7 @@ func (f *frame) zBuffer(bt batch) error {
 			if err := grow(r.c, &r.zkeys, int(words), "visibility keys"); err != nil {
 				return err
 			}
-			scan.ExclusiveScan(r.scans(), r.zkeys.Slice(0, bt.spans), r.zLoop.Workload(), scan.Add, 0)
+			r.offsets(r.zkeys.Slice(0, bt.spans), r.zLoop.Workload())
 		}
 		return nil
 	})
