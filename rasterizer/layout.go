@@ -39,8 +39,9 @@ const (
 	bindingShadeRecs   = 23 // per primitive id: its shading record (shaderecord.glsl)
 	// offsets.comp's input and output: any array, bound for that
 	// dispatch alone.
-	bindingOffsetsSrc = bindingRows
-	bindingOffsetsDst = bindingSpanBase
+	bindingOffsetsSrc   = bindingRows
+	bindingOffsetsDst   = bindingSpanBase
+	bindingOffsetsCount = bindingSetupStats
 
 	// numBindings is how many binding points the renderer needs: the
 	// driver must offer that many (GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS).

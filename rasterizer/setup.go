@@ -282,7 +282,9 @@ func (f *frame) setUp(b *mesh.GPU, first, base int) (batch, error) {
 				return err
 			}
 			counts := r.setup.counts.Slice(0, n+1)
-			r.offsets(counts, counts)
+			if err := r.offsets(counts, counts); err != nil {
+				return err
+			}
 			total = int(r.setup.counts.Get(n))
 			return nil
 		})
@@ -314,7 +316,9 @@ func (f *frame) setUp(b *mesh.GPU, first, base int) (batch, error) {
 			r.setup.emitPass(sb, total, r.tris, r.slots, r.rows)
 			// Each set-up triangle's first span; the last is the spans'
 			// total.
-			r.offsets(r.spanBase.Slice(0, total+1), r.rows.Slice(0, total+1))
+			if err := r.offsets(r.spanBase.Slice(0, total+1), r.rows.Slice(0, total+1)); err != nil {
+				return err
+			}
 			stats, large, outside = r.setup.readStats(n, total)
 			spans = int(r.spanBase.Get(total))
 			return nil

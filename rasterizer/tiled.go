@@ -288,7 +288,7 @@ func tiles(w, h int) (tx, ty int) {
 // Where culls says so, the culling pass marks the triangles not wholly
 // outside the view (in list, past the boxes' records), sc compacts their
 // indices (past the marks), and the setup pass takes only those.
-func (s *tiledStage) setUp(sc *scan.Scanner, b *setupBatch, recs *shadeRecords) (records int, stats raster.SetupStats, err error) {
+func (s *tiledStage) setUp(sc *scan.Scanner, ok *offsetsKernel, b *setupBatch, recs *shadeRecords) (records int, stats raster.SetupStats, err error) {
 	if err := s.variants(b.records); err != nil {
 		return 0, stats, err
 	}
@@ -312,7 +312,8 @@ func (s *tiledStage) setUp(sc *scan.Scanner, b *setupBatch, recs *shadeRecords) 
 	// then, culling, the culling pass's marks (from marks) and the marked
 	// triangles (from kept), where a storage binding may start (scan.Compact
 	// binds them).
-	align := max(s.c.Caps().SSBOOffsetAlignment/4, 1)
+	// (texelAlignWords: offsets.comp reads the marks as texels.)
+	align := max(s.c.Caps().SSBOOffsetAlignment/4, texelAlignWords)
 	marks := (2*b.n + align - 1) / align * align
 	keptAt := (marks + b.n + align - 1) / align * align
 	cull := s.culls(b) && keptAt+b.n <= s.maxList
@@ -412,7 +413,10 @@ func (s *tiledStage) setUp(sc *scan.Scanner, b *setupBatch, recs *shadeRecords) 
 		outside := 0 // the triangles the culling pass left out: outside the view
 		if cull {
 			pass(s.cull, b.n)
-			kept := scan.Compact(sc, s.list.Slice(keptAt, b.n), s.iota.Slice(0, b.n), s.list.Slice(marks, b.n))
+			kept, err := compactMarks(ok, sc, s.list.Slice(keptAt, b.n), s.list.Slice(marks, b.n), s.iota.Slice(0, b.n))
+			if err != nil {
+				return 0, stats, err
+			}
 			outside = b.n - kept
 			s.culledOut = outside
 			pass(s.culled[k], kept)
@@ -558,7 +562,7 @@ func (f *frame) drawTiled(b *mesh.GPU, first, base int) (int, error) {
 	for {
 		sb.n = n
 		err := f.timed(StageTileSetup, func() (err error) {
-			records, stats, err = r.tiled.setUp(r.scans(), sb, r.recs)
+			records, stats, err = r.tiled.setUp(r.scans(), r.offsetsK, sb, r.recs)
 			return err
 		})
 		if err != nil {

@@ -39,7 +39,9 @@ func (f *frame) zBuffer(bt batch) error {
 			return err
 		}
 		offsets := r.zkeys.Slice(0, bt.spans)
-		r.offsets(offsets, r.zLoop.Workload())
+		if err := r.offsets(offsets, r.zLoop.Workload()); err != nil {
+			return err
+		}
 		var last, lastPixels [1]uint32
 		offsets.Read(bt.spans-1, last[:])
 		r.zLoop.Workload().Read(bt.spans-1, lastPixels[:])
@@ -59,7 +61,9 @@ func (f *frame) zBuffer(bt batch) error {
 			if err := grow(r.c, &r.zkeys, int(words), "visibility keys"); err != nil {
 				return err
 			}
-			r.offsets(r.zkeys.Slice(0, bt.spans), r.zLoop.Workload())
+			if err := r.offsets(r.zkeys.Slice(0, bt.spans), r.zLoop.Workload()); err != nil {
+				return err
+			}
 		}
 		return nil
 	})

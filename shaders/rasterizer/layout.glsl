@@ -43,6 +43,7 @@
 // arrays above, bound for that dispatch alone.
 #define BINDING_OFFSETS_SRC BINDING_ROWS
 #define BINDING_OFFSETS_DST BINDING_SPAN_BASE
+#define BINDING_OFFSETS_COUNT BINDING_SETUP_STATS
 
 // Texture units (samplers' bindings): the tiled path reads the mesh's
 // vertices and normals (tilesetup.comp; shade.glsl's SHADE_TEXELS) and its

@@ -1,21 +1,30 @@
 #version 450
-// The renderer's offsets on a CPU driver: the exclusive add-scan of n
-// uint32 words by one work group in one dispatch (rasterizer/offsets.go).
-// Invocation k takes a run of consecutive quads (four words), sums them,
-// and after one barrier scans them again from the sum of the runs before
-// its own. On llvmpipe a dispatch costs about 0.1 ms whatever it does,
-// more than one thread takes to scan the renderer's arrays of some 10^5
-// words; the scan package's reduce-then-scan takes three dispatches there.
+// The renderer's scans on a CPU driver, by one work group in one dispatch
+// (rasterizer/offsets.go):
+//   COMPACT 0: dst is the exclusive add-scan of the n words of src;
+//   COMPACT 1: dst lists the indices of src's nonzero words in order (the
+//              tiled setup's culling marks), and count[0] is their number.
+// Invocation k takes a run of consecutive quads (four words), sums them
+// (or counts their nonzero words), and after one barrier walks them again
+// from the sum of the runs before its own. On llvmpipe a dispatch costs
+// about 0.1 ms whatever it does, more than one thread takes to scan the
+// renderer's arrays of some 10^5 words; the scan package's reduce-then-scan
+// takes three dispatches there.
 // dst may be src (the setup's counts are scanned in place): each quad is
 // read and then written by its own invocation only, and every invocation
 // has read its run (for its sum) before any writes (the barrier).
 // lint: WG_SIZE=64
 // lint: TEXELS=1
+// lint: COMPACT=1
+// lint: COMPACT=1 TEXELS=1
 #ifndef WG_SIZE
 #define WG_SIZE 64
 #endif
 #ifndef TEXELS
 #define TEXELS 0 // 1: the whole quads of src read as a buffer texture
+#endif
+#ifndef COMPACT
+#define COMPACT 0
 #endif
 
 layout(local_size_x = WG_SIZE) in;
@@ -34,12 +43,24 @@ layout(std430, binding = BINDING_OFFSETS_SRC) readonly buffer Src4 { uvec4 src4[
 uvec4 srcQuad(uint q) { return src4[q]; }
 #endif
 layout(std430, binding = BINDING_OFFSETS_DST) writeonly buffer Dst { uint dst[]; };
+#if COMPACT
+layout(std430, binding = BINDING_OFFSETS_COUNT) writeonly restrict buffer Count { uint count[]; };
+#else
 layout(std430, binding = BINDING_OFFSETS_DST) writeonly buffer Dst4 { uvec4 dst4[]; };
+#endif
 
 uniform uint n;         // words
 uniform uint quadsEach; // each invocation's run: ceil(floor(n / 4) / WG_SIZE) whole quads
 
 shared uint sRun[WG_SIZE];
+
+// weight is what a word adds to the running sum: itself, or 1 if it is a
+// nonzero mark.
+#if COMPACT
+uvec4 weight(uvec4 v) { return uvec4(notEqual(v, uvec4(0u))); }
+#else
+uvec4 weight(uvec4 v) { return v; }
+#endif
 
 void main() {
     uint k = gl_LocalInvocationID.x;
@@ -50,16 +71,20 @@ void main() {
     uint quads = n / 4u;
     uint q0 = min(k * quadsEach, quads), q1 = min(q0 + quadsEach, quads);
     bool last = k == uint(WG_SIZE) - 1u;
-    uint sum = 0u;
-    for (uint q = q0; q < q1; q++) {
-        uvec4 v = srcQuad(q);
-        sum += (v.x + v.y) + (v.z + v.w);
-    }
+    uint i0 = 4u * quads; // the words past the whole quads: up to three
+    uvec4 tail = uvec4(0u);
     if (last) {
-        for (uint i = 4u * quads; i < n; i++) {
-            sum += src[i];
+        for (uint e = 0u; e < 3u && i0 + e < n; e++) {
+            tail[e] = src[i0 + e];
         }
     }
+    uint sum = 0u;
+    for (uint q = q0; q < q1; q++) {
+        uvec4 v = weight(srcQuad(q));
+        sum += (v.x + v.y) + (v.z + v.w);
+    }
+    uvec4 tw = weight(tail);
+    sum += last ? (tw.x + tw.y) + (tw.z + tw.w) : 0u;
     sRun[k] = sum;
     barrier();
     uint run = 0u;
@@ -67,22 +92,32 @@ void main() {
         run += sRun[j];
     }
     for (uint q = q0; q < q1; q++) {
-        uvec4 v = srcQuad(q);
+        uvec4 v = weight(srcQuad(q));
         uint a = run + v.x, b = a + v.y, c = b + v.z;
+#if COMPACT
+        uint i = 4u * q;
+        if (v.x != 0u) dst[run] = i;
+        if (v.y != 0u) dst[a] = i + 1u;
+        if (v.z != 0u) dst[b] = i + 2u;
+        if (v.w != 0u) dst[c] = i + 3u;
+#else
         dst4[q] = uvec4(run, a, b, c);
+#endif
         run = c + v.w;
     }
     if (last) {
-        // The (up to three) words read before any is written: in place,
-        // a store that does not depend on a load may be moved before it.
-        uint i0 = 4u * quads;
-        uvec3 v = uvec3(0u);
+        // The tail was read before any word was written: in place, a
+        // store that does not depend on a load may move before it.
+        uvec3 o = uvec3(run, run + tw.x, run + tw.x + tw.y);
         for (uint e = 0u; e < 3u && i0 + e < n; e++) {
-            v[e] = src[i0 + e];
-        }
-        uvec3 o = uvec3(run, run + v.x, run + v.x + v.y);
-        for (uint e = 0u; e < 3u && i0 + e < n; e++) {
+#if COMPACT
+            if (tw[e] != 0u) dst[o[e]] = i0 + e;
+#else
             dst[i0 + e] = o[e];
+#endif
         }
+#if COMPACT
+        count[0] = o.z + tw.z;
+#endif
     }
 }
