@@ -461,6 +461,21 @@ func samePixels(t *testing.T, got, want []uint32, w int, what, wantIs string) {
 	}
 }
 
+// sameFrame fails t unless renderers got and want (named gotIs and
+// wantIs) hold the same last frame, w pixels wide: its pixels, primitive
+// ids and visibility words, bit for bit.
+func sameFrame(t *testing.T, got, want *Renderer, w int, label, gotIs, wantIs string) {
+	t.Helper()
+	samePixels(t, got.Pixels(), want.Pixels(), w, label+", "+gotIs, wantIs)
+	samePixels(t, got.Prims(), want.Prims(), w, label+", "+gotIs+": ids", wantIs)
+	wantVis := want.Visibility()
+	for i, v := range got.Visibility() {
+		if v != wantVis[i] {
+			t.Fatalf("%s: pixel (%d,%d) has visibility %#x %s, %#x %s", label, i%w, i/w, v, gotIs, wantVis[i], wantIs)
+		}
+	}
+}
+
 // tiledReference is the test camera of a w x h image and the CPU
 // reference's rasterization of soup under it.
 func tiledReference(soup [][3]float32, w, h int) (view.Camera, *raster.Visibility) {
