@@ -102,15 +102,17 @@ type FrameStats struct {
 type Renderer struct {
 	c  *gpu.Context
 	sc *scan.Scanner // the caller's; the balancer loops scan with it
-	// own, where not nil, is the scanner of the renderer's own scans (the
-	// set-up triangles' and spans' offsets, the keys' slots: arrays of
-	// some 10^5 elements) on a CPU driver whose scans run reduce-then-scan
-	// in small tiles: tiles of 4096 elements, so that such an array (up
-	// to some 260,000) takes three dispatches, not five (llvmpipe spends
-	// some 80 µs on a dispatch, whatever it does). scans returns it, or sc.
+	// own, where not nil, is the scanner of the renderer's own scans on a
+	// CPU driver whose scans run reduce-then-scan in small tiles: tiles
+	// of 4096 elements, so that an array of up to some 260,000 takes
+	// three dispatches, not five (llvmpipe spends some 80 µs on a
+	// dispatch, whatever it does). scans returns it, or sc. Since
+	// offsetsK, it takes only what that does not: arrays beyond
+	// oneGroupMax, and the tiled path's tile counts.
 	own *scan.Scanner
-	// offsetsK, made with own, scans the renderer's offsets in one
-	// dispatch (offsets.go).
+	// offsetsK, made with own, takes the renderer's offsets (the set-up
+	// triangles' and spans', the keys' slots) and the tiled culling's
+	// compaction in one dispatch of one work group (offsets.go).
 	offsetsK *offsetsKernel
 	opts     Options
 	atomic64 bool // the one-pass visibility path is available (driver, or tests' emulation)
