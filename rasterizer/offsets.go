@@ -123,13 +123,10 @@ func (r *Renderer) offsets(dst, src gpu.Array[uint32]) error {
 	return err
 }
 
-// compactMarks writes to dst the indices of the nonzero words of marks,
-// in order, and returns their number, as scan.Compact over the indices
-// (iota) would: by offsets.comp where k takes marks, else by sc.
-func compactMarks(k *offsetsKernel, sc *scan.Scanner, dst, marks, iota gpu.Array[uint32]) (int, error) {
-	if !k.usable(marks.Len()) || dst.Len() < marks.Len() {
-		return scan.Compact(sc, dst, iota, marks), nil
-	}
+// compact writes to dst (at least as long as marks) the indices of the
+// nonzero words of marks, in order, and returns their number, as
+// scan.Compact over the indices would; k must take marks (usable).
+func (k *offsetsKernel) compact(dst, marks gpu.Array[uint32]) (int, error) {
 	var err error
 	k.c.Do(func() { err = k.run(true, dst, marks) })
 	if err != nil {

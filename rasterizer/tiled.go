@@ -70,8 +70,9 @@ type tiledStage struct {
 	boxes *gpu.Program
 	// cull is tilesetup.comp's CULL_PASS, which marks the triangles not
 	// wholly outside the view, and culled[k] is setup[k] over the marked
-	// ones (CULLED), which scan.Compact lists in input order from iota
-	// (0, 1, 2, ...): for batches that leave many outside (culls).
+	// ones (CULLED), which compact lists in input order (offsets.comp,
+	// or scan.Compact from iota, 0, 1, 2, ...): for batches that leave
+	// many outside (culls).
 	cull   *gpu.Program
 	culled [2]*gpu.Program
 	iota   *gpu.Buffer[uint32]
@@ -151,7 +152,7 @@ var tiledCull = 0
 // culls says whether the setup of batch b marks and lists the triangles
 // not wholly outside the view first and sets up only those. It pays where
 // the last batch left more than a quarter of its triangles outside, and
-// some 2,000 more for the compaction's dispatches (a triangle outside
+// some 2,000 more for the compaction's fixed cost (a triangle outside
 // costs the setup pass about 45% of one it sets up, llvmpipe running the
 // code after its return; the paper's balanced set at M(0,0) and M(45,45),
 // half outside: 0.8-0.9 ms less a frame; the unbalanced set's zoomed
@@ -286,7 +287,7 @@ func tiles(w, h int) (tx, ty int) {
 // room when the records outgrew prep; records beyond maxPrep are not made
 // (the batch is too large: the caller shrinks it).
 // Where culls says so, the culling pass marks the triangles not wholly
-// outside the view (in list, past the boxes' records), sc compacts their
+// outside the view (in list, past the boxes' records), compact lists their
 // indices (past the marks), and the setup pass takes only those.
 func (s *tiledStage) setUp(sc *scan.Scanner, ok *offsetsKernel, b *setupBatch, recs *shadeRecords) (records int, stats raster.SetupStats, err error) {
 	if err := s.variants(b.records); err != nil {
@@ -310,9 +311,8 @@ func (s *tiledStage) setUp(sc *scan.Scanner, ok *offsetsKernel, b *setupBatch, r
 	}
 	// The triangles to clip, then (from b.n) the records of those boxes,
 	// then, culling, the culling pass's marks (from marks) and the marked
-	// triangles (from kept), where a storage binding may start (scan.Compact
-	// binds them).
-	// (texelAlignWords: offsets.comp reads the marks as texels.)
+	// triangles (from kept), where a storage binding may start and
+	// offsets.comp may read the marks as texels (compact binds them).
 	align := max(s.c.Caps().SSBOOffsetAlignment/4, texelAlignWords)
 	marks := (2*b.n + align - 1) / align * align
 	keptAt := (marks + b.n + align - 1) / align * align
@@ -324,20 +324,6 @@ func (s *tiledStage) setUp(sc *scan.Scanner, ok *offsetsKernel, b *setupBatch, r
 	}
 	if err := grow(s.c, &s.list, max(room, 1), "triangles to clip"); err != nil {
 		return 0, stats, err
-	}
-	if cull && (s.iota == nil || s.iota.Len() < b.n) {
-		s.iota.Delete()
-		s.iota = nil
-		ids, err := gpu.NewBuffer[uint32](s.c, b.n)
-		if err != nil {
-			return 0, stats, fmt.Errorf("rasterizer: tiled setup: the culling pass's indices: %w", err)
-		}
-		v := make([]uint32, b.n)
-		for i := range v {
-			v[i] = uint32(i)
-		}
-		ids.Write(0, v)
-		s.iota = ids
 	}
 	// Most triangles make one record or none; clipping makes more.
 	if err := grow(s.c, &s.prep, min(b.n+b.n/8+64, s.maxPrep), "tile records"); err != nil {
@@ -413,7 +399,7 @@ func (s *tiledStage) setUp(sc *scan.Scanner, ok *offsetsKernel, b *setupBatch, r
 		outside := 0 // the triangles the culling pass left out: outside the view
 		if cull {
 			pass(s.cull, b.n)
-			kept, err := compactMarks(ok, sc, s.list.Slice(keptAt, b.n), s.list.Slice(marks, b.n), s.iota.Slice(0, b.n))
+			kept, err := s.compact(ok, sc, s.list.Slice(keptAt, b.n), s.list.Slice(marks, b.n))
 			if err != nil {
 				return 0, stats, err
 			}
@@ -457,6 +443,32 @@ func (s *tiledStage) setUp(sc *scan.Scanner, ok *offsetsKernel, b *setupBatch, r
 			return 0, stats, err
 		}
 	}
+}
+
+// compact lists in dst the indices of the nonzero words of marks (the
+// culling pass's), in order, and returns their number: by offsets.comp
+// where ok takes them, else by scan.Compact over the indices 0, 1, 2, ...
+// (iota, made when first needed).
+func (s *tiledStage) compact(ok *offsetsKernel, sc *scan.Scanner, dst, marks gpu.Range[uint32]) (int, error) {
+	n := marks.Len()
+	if ok.usable(n) && dst.Len() >= n {
+		return ok.compact(dst, marks)
+	}
+	if s.iota == nil || s.iota.Len() < n {
+		s.iota.Delete()
+		s.iota = nil
+		ids, err := gpu.NewBuffer[uint32](s.c, n)
+		if err != nil {
+			return 0, fmt.Errorf("rasterizer: tiled setup: the culling pass's indices: %w", err)
+		}
+		v := make([]uint32, n)
+		for i := range v {
+			v[i] = uint32(i)
+		}
+		ids.Write(0, v)
+		s.iota = ids
+	}
+	return scan.Compact(sc, dst, s.iota.Slice(0, n), marks), nil
 }
 
 // bin turns the tile counts of n records into the tile lists and reports

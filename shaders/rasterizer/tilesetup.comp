@@ -50,7 +50,7 @@
 // last batch and the mesh's bounds), CULL_PASS 1 first marks each triangle
 // not wholly outside, clipList[cullBase + i] = 1 (0 otherwise), by the
 // transform and clipClass alone; the caller compacts the marked indices
-// (scan.Compact) to clipList[cullBase...] of CULLED 1, a CLIP_PASS 0 over
+// (tiled.go's compact) to clipList[cullBase...] of CULLED 1, a CLIP_PASS 0 over
 // those triangles only, in input order: the zoomed views' setup, where half
 // the triangles lie outside, in half the lanes.
 // lint: CLIP_PASS=1
