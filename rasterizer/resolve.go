@@ -155,13 +155,13 @@ func unorm(c uint8) float32 { return float32(c) / 255 }
 // x [box[1], box[3]) can hold a primitive (the whole image, or a frame's
 // verified shadedBox): the passes shade those, a fill paints the others.
 // With a merge (the 32-bit path's last batch), the pass first merges the
-// batch's winning keys into the depth and ids (canFold must have said
+// batch's winning keys into the depth and ids (quadsPass must have said
 // yes). Must run on the GL thread.
 func (s *resolveStage) run(blocks []*mesh.GPU, prims, rgba gpu.Array[uint32], cam view.Camera, mat Material, w, h int, recs *shadeRecords, box [4]int, merge *keyMerge) error {
 	if len(blocks) == 0 {
 		blocks = []*mesh.GPU{nil}
 	}
-	quads := canFold(blocks, w)
+	quads := quadsPass(blocks, w)
 	if merge != nil && !quads {
 		return errors.New("rasterizer: internal error: the resolve pass was given a merge it cannot take (a mesh of several blocks, or a width not a multiple of 4)")
 	}
@@ -210,10 +210,10 @@ func (s *resolveStage) run(blocks []*mesh.GPU, prims, rgba gpu.Array[uint32], ca
 	return nil
 }
 
-// canFold says whether run can merge a batch's keys as it shades blocks
-// into an image w pixels wide: the pass of one block, four pixels an
-// invocation.
-func canFold(blocks []*mesh.GPU, w int) bool {
+// quadsPass says whether run shades blocks into an image w pixels wide
+// four pixels an invocation (QUADS: one block, a width that is a multiple
+// of 4): the only pass that can merge a batch's keys as it shades.
+func quadsPass(blocks []*mesh.GPU, w int) bool {
 	return len(blocks) == 1 && blocks[0] != nil && w%4 == 0
 }
 
@@ -411,7 +411,7 @@ func (f *frame) resolve(blocks []*mesh.GPU, cam view.Camera) error {
 	// The last batch's merge in the resolve pass where it can take it
 	// (one pass over the box, and one dispatch, fewer), else on its own.
 	merge := f.pending
-	if merge != nil && (resolveMergeApart || !canFold(blocks, w)) {
+	if merge != nil && (resolveMergeApart || !quadsPass(blocks, w)) {
 		f.flushMerge()
 		merge = nil
 	}
