@@ -93,9 +93,6 @@ layout(std430, binding = BINDING_PRIMS) buffer Prim { uint primBuf[]; };
 layout(std430, binding = BINDING_PRIMS) buffer Prim4 { uvec4 prim4[]; };
 layout(std430, binding = BINDING_WINNER) buffer Winner { uint winner[]; };
 layout(std430, binding = BINDING_WINNER) buffer Winner4 { uvec4 winner4[]; }; // two pixels' (winner, filter) each
-layout(std430, binding = BINDING_Z_KEYS) readonly restrict buffer ZKeyPairs { uvec2 zkeyPairs[]; }; // zbuffer.comp's keys
-uniform uint keyBase; // even: test j's key is pair keyBase/2 + j
-uniform int cleared;  // 1: nothing was drawn into the depth and id buffers since they were cleared
 // boxQuads > 0: invocation g takes the (g % boxQuads)-th four pixels of
 // row g / boxQuads of the box from boxOrigin (x a multiple of 4) in an
 // image width pixels wide (a multiple of 4), where the batch's every test
@@ -116,20 +113,7 @@ uint spanLength(Span s) { return s.x1 < s.x0 ? 0u : uint(s.x1 - s.x0 + 1); }
 #endif
 
 #if STEP == MERGE_KEYS
-// mergeKey is a pixel's (depth, id) dp after its batch's winner j (a
-// test's slot, NO_PRIMITIVE for none) is merged in where its key is less.
-// Into the cleared buffers the winner goes as it is: every key is at most
-// (DEPTH_MAX, id < NO_PRIMITIVE), less than the cleared pair.
-uvec2 mergeKey(uint j, uvec2 dp) {
-    if (j == NO_PRIMITIVE) {
-        return dp;
-    }
-    uvec2 key = zkeyPairs[keyBase / 2u + j];
-    if (cleared != 0 || key.x < dp.x || (key.x == dp.x && key.y < dp.y)) {
-        return key;
-    }
-    return dp;
-}
+#include "rasterizer/mergekey.glsl"
 #endif
 
 void main() {

@@ -42,9 +42,6 @@ layout(std430, binding = BINDING_PRIMS) restrict buffer Prims4 { uvec4 prims4[];
 // zbuffer.comp KEYS: per pixel its winner, then its filter; two pixels a
 // uvec4.
 layout(std430, binding = BINDING_WINNER) readonly restrict buffer Winner4 { uvec4 winner4[]; };
-layout(std430, binding = BINDING_Z_KEYS) readonly restrict buffer ZKeyPairs { uvec2 zkeyPairs[]; };
-uniform uint keyBase; // even: test j's key is pair keyBase/2 + j
-uniform int cleared;  // 1: nothing was merged into the depth and id buffers since they were cleared
 const uint DEPTH_MAX_KEY = 16777215u; // raster.DepthMax
 #elif QUADS
 layout(std430, binding = BINDING_PRIMS) readonly restrict buffer Prims4 { uvec4 prims4[]; };
@@ -67,20 +64,7 @@ uniform uint primCount;     // its triangles
 const uint NO_PRIMITIVE = 0xffffffffu;
 
 #if MERGE
-// mergeKey is a pixel's (depth, id) dp after the batch's winner j (a
-// test's slot, NO_PRIMITIVE for none) is merged in where its key is less
-// (prepare.comp's, whose cleared buffers hold (DEPTH_MAX, NO_PRIMITIVE),
-// more than any key).
-uvec2 mergeKey(uint j, uvec2 dp) {
-    if (j == NO_PRIMITIVE) {
-        return dp;
-    }
-    uvec2 key = zkeyPairs[keyBase / 2u + j];
-    if (cleared != 0 || key.x < dp.x || (key.x == dp.x && key.y < dp.y)) {
-        return key;
-    }
-    return dp;
-}
+#include "rasterizer/mergekey.glsl"
 #endif
 
 void main() {
