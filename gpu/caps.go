@@ -2,7 +2,9 @@ package gpu
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/go-gl/gl/v4.5-core/gl"
@@ -59,6 +61,19 @@ type Caps struct {
 	// 2^20 iterations ran to its end (GPUs, zink over lavapipe). Kernels
 	// whose loops may run longer guard on this, not on Software.
 	LoopLimit int
+	// LockstepLanes is the most invocations of a work group that the
+	// driver runs as one SIMD vector, every statement (its shared-memory
+	// accesses lane by lane included) finished for all of them before any
+	// starts the next: llvmpipe's vector in 32-bit lanes, which its
+	// renderer string states ("llvmpipe (LLVM 15.0.6, 256 bits)": 8; it
+	// takes at most 16), and 0 on every other driver. A kernel built for a
+	// group of at most that many may leave out the barriers that only
+	// order its invocations' shared-memory accesses, each of which costs
+	// llvmpipe a suspension of the vector's coroutine, its live values
+	// stored and loaded back. The one capability taken from a name: no
+	// query reports it, and a probe that passed could pass by chance on a
+	// GPU, whose groups need their barriers.
+	LockstepLanes int
 
 	MaxWorkGroupCount       [3]int
 	MaxWorkGroupSize        [3]int
@@ -89,6 +104,9 @@ func (c *Caps) String() string {
 	loops := "loops run to the end"
 	if c.LoopLimit > 0 {
 		loops = fmt.Sprintf("loops cut at %d iterations", c.LoopLimit)
+	}
+	if c.LockstepLanes > 0 {
+		loops += fmt.Sprintf(", %d invocations in lockstep", c.LockstepLanes)
 	}
 	return fmt.Sprintf("%s | OpenGL %s | %s | %s, 64-bit atomics %v, %s, max SSBO %d MiB, max groups %d",
 		c.Renderer, c.Version, c.Platform, sg, c.Atomic64, loops, c.MaxSSBOSize>>20, c.MaxWorkGroupCount[0])
@@ -148,8 +166,28 @@ func readCaps(platform string) Caps {
 	c.Atomic64 = c.Int64 && c.HasExtension("GL_NV_shader_atomic_int64")
 	r := strings.ToLower(c.Renderer)
 	c.Software = strings.Contains(r, "llvmpipe") || strings.Contains(r, "softpipe") || strings.Contains(r, "swrast")
+	c.LockstepLanes = lockstepLanes(c.Renderer)
 	var bits int32
 	gl.GetQueryiv(gl.TIMESTAMP, gl.QUERY_COUNTER_BITS, &bits)
 	c.Timestamp = bits > 0
 	return c
+}
+
+// llvmpipeRenderer is llvmpipe's own renderer string, with its vector
+// width; zink over lavapipe names it inside its own, which this leaves out.
+var llvmpipeRenderer = regexp.MustCompile(`^llvmpipe \(LLVM [^(),]*, (\d+) bits\)$`)
+
+// lockstepLanes is Caps.LockstepLanes for renderer string r: llvmpipe's
+// vector width over 32 bits, at most 16 (the lanes its compute shaders
+// take), 0 for any other renderer.
+func lockstepLanes(r string) int {
+	m := llvmpipeRenderer.FindStringSubmatch(r)
+	if m == nil {
+		return 0
+	}
+	bits, err := strconv.Atoi(m[1])
+	if err != nil {
+		return 0
+	}
+	return min(bits/32, 16)
 }

@@ -6,3 +6,6 @@ func (c *Context) Barriers() (n int, last Barrier) {
 	c.Do(func() { n, last = c.barriers, c.lastBarrier })
 	return n, last
 }
+
+// LockstepLanes is lockstepLanes, for the test of the renderer strings.
+func LockstepLanes(renderer string) int { return lockstepLanes(renderer) }

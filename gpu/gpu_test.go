@@ -56,6 +56,35 @@ func TestCaps(t *testing.T) {
 	if cp.LoopLimit < 0 {
 		t.Fatalf("loop limit %d", cp.LoopLimit)
 	}
+	if got := gpu.LockstepLanes(cp.Renderer); cp.LockstepLanes != got {
+		t.Fatalf("LockstepLanes %d, and %d from the renderer %q", cp.LockstepLanes, got, cp.Renderer)
+	}
+}
+
+// TestLockstepLanes reads llvmpipe's vector width from its renderer
+// string, and no width from any other driver's, zink over lavapipe's
+// included, which names llvmpipe inside its own.
+func TestLockstepLanes(t *testing.T) {
+	for _, c := range []struct {
+		renderer string
+		lanes    int
+	}{
+		{"llvmpipe (LLVM 15.0.6, 256 bits)", 8},
+		{"llvmpipe (LLVM 15.0.6, 128 bits)", 4},
+		{"llvmpipe (LLVM 19.1.7, 512 bits)", 16},
+		{"llvmpipe (LLVM 19.1.7, 1024 bits)", 16}, // its compute shaders take at most 16 lanes
+		{"llvmpipe (LLVM 12.0.0, 16 bits)", 0},
+		{"zink Vulkan 1.4(llvmpipe (LLVM 19.1.7, 256 bits) (MESA_LLVMPIPE))", 0},
+		{"softpipe", 0},
+		{"NVIDIA H200/PCIe/SSE2", 0},
+		{"llvmpipe", 0},
+		{"llvmpipe (LLVM 15.0.6, 99999999999999999999 bits)", 0},
+		{"", 0},
+	} {
+		if got := gpu.LockstepLanes(c.renderer); got != c.lanes {
+			t.Errorf("LockstepLanes(%q) = %d, want %d", c.renderer, got, c.lanes)
+		}
+	}
 }
 
 // Caps.LoopLimit says what a loop longer than it does: ends early, silently,

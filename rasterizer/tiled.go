@@ -119,6 +119,10 @@ type tiledStage struct {
 	texels                           bool
 	posTexels, nrmTexels, prepTexels *gpu.TexelBuffer
 	vis64                            bool // the visibility buffers are the 64-bit scheme's (tile.comp VIS64)
+	// lockstep says that the driver runs a tile's work group as one SIMD
+	// vector in lockstep (gpu.Caps.LockstepLanes, llvmpipe), so the tile
+	// kernel needs no barriers (tile.comp LOCKSTEP).
+	lockstep bool
 }
 
 // variants makes the kernels that store (records) or do not store the
@@ -180,7 +184,8 @@ func (s *tiledStage) tileKernel(v tileVariant) (*gpu.Program, error) {
 		return p, nil
 	}
 	p, err := s.c.Program("rasterizer/tile.comp", map[string]string{"VIS64": define(s.vis64), "TILE": fmt.Sprint(TileSize), "TEXELS": define(s.texels),
-		"SHADE": define(v.shade), "SHADE_RECORDS": define(v.records), "WHOLE_ROWS": define(v.wholeRows), "LARGE": define(v.large)})
+		"SHADE": define(v.shade), "SHADE_RECORDS": define(v.records), "WHOLE_ROWS": define(v.wholeRows), "LARGE": define(v.large),
+		"LOCKSTEP": define(s.lockstep)})
 	if err != nil {
 		return nil, err
 	}
@@ -200,6 +205,10 @@ func wholeRows(w int) bool { return TileSize == 8 && w%8 == 0 }
 // storage blocks' size.
 var tiledStorageBlocks = false
 
+// tiledBarriers makes the tiled stages that tests create keep the tile
+// kernel's barriers where the driver runs its work groups in lockstep.
+var tiledBarriers = false
+
 func newTiledStage(c *gpu.Context, vis64 bool) (s *tiledStage, err error) {
 	s = &tiledStage{c: c, maxList: int(min(c.Caps().MaxSSBOSize/4, math.MaxInt32)),
 		maxPrep: int(min(c.Caps().MaxSSBOSize/int64(unsafe.Sizeof(tilePrep{})), math.MaxInt32)),
@@ -213,6 +222,7 @@ func newTiledStage(c *gpu.Context, vis64 bool) (s *tiledStage, err error) {
 	}()
 	s.texels = texelsCoverBlocks(c, tiledStorageBlocks)
 	s.vis64 = vis64
+	s.lockstep = c.Caps().LockstepLanes >= TileSize && !tiledBarriers
 	if s.texels {
 		if err = newTexelBuffers(c, &s.posTexels, &s.nrmTexels, &s.prepTexels); err != nil {
 			return nil, err

@@ -667,3 +667,44 @@ func forScenesInBatches(t *testing.T, c *gpu.Context, w, h int, f func(label str
 		m.Delete()
 	}
 }
+
+// TestTiledLockstep checks the tile kernel without barriers (tile.comp
+// LOCKSTEP), which the tiled stage builds where the driver runs a tile's
+// work group as one SIMD vector in lockstep (llvmpipe): every test scene,
+// whole and in batches, at a width whose rows the kernel stores four
+// words to a vector and at one it does not, draws the same pixels, ids
+// and visibility words as the kernel with its barriers. Elsewhere the
+// stage must keep them.
+func TestTiledLockstep(t *testing.T) {
+	c := gputest.Context(t)
+	s := newScanner(t, c)
+	lanes := c.Caps().LockstepLanes
+	for _, w := range []int{96, 90} {
+		const h = 80
+		lock := newTiledRenderer(t, s, w, h)
+		bars := newTiledRenderer(t, s, w, h)
+		forScenesInBatches(t, c, w, h, func(label string, m *mesh.GPU, cam view.Camera, batch int) {
+			label = fmt.Sprintf("%dx%d, %s", w, h, label)
+			lock.batchTriangles, bars.batchTriangles = batch, batch
+			if _, err := lock.Render(m, cam); err != nil {
+				t.Fatal(err)
+			}
+			tiledBarriers = true // the stage is made at the first frame
+			_, err := bars.Render(m, cam)
+			tiledBarriers = false
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := lanes >= TileSize; lock.tiled.lockstep != want {
+				t.Fatalf("%s: lockstep kernel %v on a driver of %d lockstep lanes", label, lock.tiled.lockstep, lanes)
+			}
+			if bars.tiled.lockstep {
+				t.Fatalf("%s: the kernel asked to keep its barriers runs without them", label)
+			}
+			sameFrame(t, lock, bars, w, label, "without barriers", "with them")
+		})
+	}
+	if lanes < TileSize {
+		t.Logf("%d lockstep lanes (%s): the tile kernel keeps its barriers, and both renderers drew with them", lanes, c.Caps().Renderer)
+	}
+}
