@@ -114,6 +114,11 @@
 // the driver silently ends long loops, 65535 iterations on llvmpipe, none on
 // GPUs or zink). Kernels choose their paths by these, never by the
 // renderer's name; Software, from the name, only tunes sizes for CPUs.
+// The one exception is LockstepLanes, llvmpipe's SIMD width from its own
+// renderer string: no query reports that a work group runs as one vector
+// in lockstep, and no probe could show it (a race may pass by chance), so
+// only llvmpipe's name, which states its width, grants it; every other
+// driver gets 0 and keeps its barriers.
 //
 // # Timing
 //
