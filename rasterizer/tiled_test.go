@@ -627,16 +627,7 @@ func TestTiledStorageBlocks(t *testing.T) {
 	blocks := newTiledRenderer(t, s, w, h)
 	first := true
 	forScenesInBatches(t, c, w, h, func(label string, m *mesh.GPU, cam view.Camera, batch int) {
-		tex.batchTriangles, blocks.batchTriangles = batch, batch
-		if _, err := tex.Render(m, cam); err != nil {
-			t.Fatal(err)
-		}
-		tiledStorageBlocks = true // the stage is made at the first frame
-		_, err := blocks.Render(m, cam)
-		tiledStorageBlocks = false
-		if err != nil {
-			t.Fatal(err)
-		}
+		renderPair(t, tex, blocks, m, cam, batch, &tiledStorageBlocks)
 		if blocks.tiled.texels || blocks.tiled.prepTexels != nil {
 			t.Fatalf("%s: the storage blocks' stage reads buffer textures", label)
 		}
@@ -647,6 +638,24 @@ func TestTiledStorageBlocks(t *testing.T) {
 		samePixels(t, blocks.Pixels(), tex.Pixels(), w, label+", storage blocks", "buffer textures")
 		samePixels(t, blocks.Prims(), tex.Prims(), w, label+", storage blocks' ids", "buffer textures'")
 	})
+}
+
+// renderPair draws m under cam, in batches of batch triangles (0: one),
+// with renderer a as it is and with renderer b while *flag is set: a
+// test's switch, which b's tiled stage reads when b's first frame makes
+// it.
+func renderPair(t *testing.T, a, b *Renderer, m *mesh.GPU, cam view.Camera, batch int, flag *bool) {
+	t.Helper()
+	a.batchTriangles, b.batchTriangles = batch, batch
+	if _, err := a.Render(m, cam); err != nil {
+		t.Fatal(err)
+	}
+	*flag = true
+	_, err := b.Render(m, cam)
+	*flag = false
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
 // forScenesInBatches calls f for each non-empty test scene (on the GPU as
@@ -685,16 +694,7 @@ func TestTiledLockstep(t *testing.T) {
 		bars := newTiledRenderer(t, s, w, h)
 		forScenesInBatches(t, c, w, h, func(label string, m *mesh.GPU, cam view.Camera, batch int) {
 			label = fmt.Sprintf("%dx%d, %s", w, h, label)
-			lock.batchTriangles, bars.batchTriangles = batch, batch
-			if _, err := lock.Render(m, cam); err != nil {
-				t.Fatal(err)
-			}
-			tiledBarriers = true // the stage is made at the first frame
-			_, err := bars.Render(m, cam)
-			tiledBarriers = false
-			if err != nil {
-				t.Fatal(err)
-			}
+			renderPair(t, lock, bars, m, cam, batch, &tiledBarriers)
 			if want := lanes >= TileSize; lock.tiled.lockstep != want {
 				t.Fatalf("%s: lockstep kernel %v on a driver of %d lockstep lanes", label, lock.tiled.lockstep, lanes)
 			}
