@@ -51,11 +51,17 @@ test-window:
 		$(GO) test $(TEST_FLAGS) $$($(GO) list ./... | grep $(WINDOW_RE))
 
 # Distributed rendering: the MPI code builds only with -tags mpi (plain
-# go build ./... needs no MPI); its tests run bench under mpirun on 1-4 ranks.
+# go build ./... needs no MPI); its tests run bench under mpirun on 1-4 ranks,
+# and package cluster's Example on 2 ranks.
 test-mpi:
-	$(GO) vet -tags mpi ./internal/mpi ./bench
+	$(GO) vet -tags mpi ./internal/mpi ./rasterizer/distributed/cluster ./bench
 	env -u DISPLAY -u WAYLAND_DISPLAY DPGL_REQUIRE_GL=1 \
 		$(GO) test -tags mpi $(TEST_FLAGS) -run Distributed ./bench
+	$(GO) test -tags mpi -c -o .cluster.test ./rasterizer/distributed/cluster
+	cd rasterizer/distributed/cluster && env -u DISPLAY -u WAYLAND_DISPLAY \
+		timeout 300 mpirun -np 2 --oversubscribe --allow-run-as-root \
+		../../../.cluster.test -test.run '^Example$$' -test.v; \
+		st=$$?; rm -f ../../../.cluster.test; exit $$st
 
 bench-mpi:
 	$(GO) build -tags mpi -o bench-mpi ./bench

@@ -43,9 +43,20 @@
 // leaving the others 0; a bitwise OR (Comm.ReduceOr) joins them into the
 // same image, bit for bit, without any rank holding another's triangles.
 //
-// The ranks talk through Comm: MPI in bench distributed (package
-// internal/mpi, build tag mpi), Local (goroutines of one process) in the
-// tests.
+// The ranks talk through Comm: MPI in package cluster (build tag mpi),
+// Local (goroutines of one process) in the tests and examples.
+//
+// # A frame in a few calls
+//
+// Scene is one rank's side of it all, frame after frame: NewScene takes a
+// Source (Triangles of a mesh every rank holds, or NewBricks of a volume
+// no rank holds whole) and uploads the rank's share in pieces; Frame
+// renders them at a camera, composites the ranks' shares, and moves the
+// boundaries as the SceneOptions' Policy decides; Visibility (and, with
+// ResolveAtRanks, Pixels) is the composite at rank 0; Compare checks it
+// against one renderer's frame. A rank's failure is every rank's error
+// (Agree), so that the ranks never wait on one that gave up. bench
+// distributed is a client of Scene and cluster.
 //
 // # Balancing
 //
