@@ -3,6 +3,7 @@ package distributed
 import (
 	"fmt"
 	"math"
+	"slices"
 	"time"
 )
 
@@ -87,139 +88,188 @@ func Pieces(lo, hi, slab int) [][2]int {
 // render on its pieces (and on the pieces its partner hands it), playing
 // its side of the protocol, and returns its share for the next round.
 func (h *Handoff) Frame(round, lo, hi int, render func(a, b int) error) (newLo, newHi int, st HandoffStats, err error) {
-	c := h.Comm
 	if h.Slab < 1 {
 		panic(fmt.Sprintf("distributed: Handoff.Slab %d, want 1 or more", h.Slab))
 	}
-	cp := h.Checkpoint
+	f := &handoffFrame{h: h, c: h.Comm, lo: lo, hi: hi}
+	f.partner = Partner(f.c.Rank(), f.c.Size(), round)
+	f.st.Partner = f.partner
+	if err := f.race(render); err != nil {
+		return f.lo, f.hi, f.st, err
+	}
+	if f.partner < 0 {
+		return f.lo, f.hi, f.st, nil
+	}
+	err = f.takeOver(render)
+	return f.lo, f.hi, f.st, err
+}
+
+// handoffFrame is one rank's round of the protocol.
+type handoffFrame struct {
+	h       *Handoff
+	c       Comm
+	lo, hi  int // the rank's share, as it moves
+	st      HandoffStats
+	partner int
+	right   bool     // the partner is the right neighbour
+	own     [][2]int // the pieces, in the order rendered
+	rc      Receipt  // the partner's one message, under way
+	got     *Msg     // that message, once here
+	sent    bool     // this rank's one message is sent
+	start   time.Time
+	done    int // units rendered so far
+}
+
+// race renders the rank's own pieces, from the end away from its partner,
+// and sends its one message on the way: the reply to a signal that came
+// before its checkpoint, or its own signal once it reaches it.
+func (f *handoffFrame) race(render func(a, b int) error) error {
+	cp := f.h.Checkpoint
 	if cp <= 0 || cp >= 1 {
 		cp = 0.5
 	}
-	partner := Partner(c.Rank(), c.Size(), round)
-	st.Partner = partner
-	own := Pieces(lo, hi, h.Slab)
-	right := partner == c.Rank()+1
-	if !right && partner >= 0 {
+	f.own = Pieces(f.lo, f.hi, f.h.Slab)
+	f.right = f.partner == f.c.Rank()+1
+	if !f.right && f.partner >= 0 {
 		// Render from the right end, away from the left partner, so that
 		// the pieces nearest it are the last to be reached.
-		for i, j := 0, len(own)-1; i < j; i, j = i+1, j-1 {
-			own[i], own[j] = own[j], own[i]
+		slices.Reverse(f.own)
+	}
+	checkpoint := int(math.Ceil(cp * float64(len(f.own))))
+	if f.partner >= 0 {
+		var err error
+		if f.rc, err = f.c.Receive(f.partner); err != nil {
+			return err
 		}
 	}
-	checkpoint := int(math.Ceil(cp * float64(len(own))))
-	var rc Receipt
-	if partner >= 0 {
-		if rc, err = c.Receive(partner); err != nil {
-			return lo, hi, st, err
-		}
-	}
-	start := time.Now()
-	sent, unitsDone := false, 0
-	var got *Msg
+	f.start = time.Now()
 	for i := 0; ; i++ {
-		if partner >= 0 && !sent {
-			if got == nil && i > 0 {
+		if f.partner >= 0 && !f.sent {
+			if f.got == nil && i > 0 {
 				// Only after a piece: the rate the reply predicts from.
-				m, ok, err := rc.Test()
+				m, ok, err := f.rc.Test()
 				if err != nil {
-					return lo, hi, st, err
+					return err
 				}
 				if ok {
-					got = &m
+					f.got = &m
 				}
 			}
+			var err error
 			switch {
-			case got != nil && got[0] == msgSignal && i < checkpoint:
-				rest := own[i:]
-				left := 0
-				for _, p := range rest {
-					left += p[1] - p[0]
-				}
-				rate := time.Since(start).Seconds() / float64(unitsDone)
-				theirs := math.Float64frombits(uint64(got[3]))
-				// Giving g units: this rank ends at (left−g)·rate, the
-				// partner at theirs + g·(rate+MoveCost); equal when
-				// g = (left·rate − theirs) / (2·rate + MoveCost).
-				g := (float64(left)*rate - theirs) / (2*rate + h.MoveCost)
-				k, units := 0, 0
-				for k < len(rest) {
-					p := rest[len(rest)-1-k]
-					if float64(units)+float64(p[1]-p[0])/2 > g {
-						break
-					}
-					units += p[1] - p[0]
-					k++
-				}
-				msg := Msg{msgHandoff, 0, 0, 0}
-				if k > 0 {
-					given := rest[len(rest)-k:]
-					a, b := given[0][0], given[0][1]
-					for _, p := range given {
-						a, b = min(a, p[0]), max(b, p[1])
-					}
-					msg[1], msg[2] = int64(a), int64(b)
-					own = own[:len(own)-k]
-					if right {
-						hi = a
-					} else {
-						lo = b
-					}
-					st.Gave = units
-				}
-				if err := c.Send(partner, msg); err != nil {
-					return lo, hi, st, err
-				}
-				sent = true
+			case f.got != nil && f.got[0] == msgSignal && i < checkpoint:
+				err = f.reply(i)
 			case i >= checkpoint:
-				left := 0
-				for _, p := range own[i:] {
-					left += p[1] - p[0]
-				}
-				secs := 0.0
-				if unitsDone > 0 {
-					secs = float64(left) * time.Since(start).Seconds() / float64(unitsDone)
-				}
-				if err := c.Send(partner, Msg{msgSignal, int64(left), 0, int64(math.Float64bits(secs))}); err != nil {
-					return lo, hi, st, err
-				}
-				sent, st.Signalled = true, true
+				err = f.signal(i)
+			}
+			if err != nil {
+				return err
 			}
 		}
-		if i == len(own) {
+		if i == len(f.own) {
+			return nil
+		}
+		if err := render(f.own[i][0], f.own[i][1]); err != nil {
+			return err
+		}
+		f.done += f.own[i][1] - f.own[i][0]
+	}
+}
+
+// unitsLeft counts the units of the pieces from the i-th on.
+func (f *handoffFrame) unitsLeft(i int) int {
+	left := 0
+	for _, p := range f.own[i:] {
+		left += p[1] - p[0]
+	}
+	return left
+}
+
+// reply answers the partner's signal, which came before this rank's
+// checkpoint, with whole pieces from the end nearest it (maybe none).
+func (f *handoffFrame) reply(i int) error {
+	rest := f.own[i:]
+	left := f.unitsLeft(i)
+	rate := time.Since(f.start).Seconds() / float64(f.done)
+	theirs := math.Float64frombits(uint64(f.got[3]))
+	// Giving g units: this rank ends at (left−g)·rate, the partner at
+	// theirs + g·(rate+MoveCost); equal when
+	// g = (left·rate − theirs) / (2·rate + MoveCost).
+	g := (float64(left)*rate - theirs) / (2*rate + f.h.MoveCost)
+	k, units := 0, 0
+	for k < len(rest) {
+		p := rest[len(rest)-1-k]
+		if float64(units)+float64(p[1]-p[0])/2 > g {
 			break
 		}
-		if err := render(own[i][0], own[i][1]); err != nil {
-			return lo, hi, st, err
+		units += p[1] - p[0]
+		k++
+	}
+	msg := Msg{msgHandoff, 0, 0, 0}
+	if k > 0 {
+		given := rest[len(rest)-k:]
+		a, b := given[0][0], given[0][1]
+		for _, p := range given {
+			a, b = min(a, p[0]), max(b, p[1])
 		}
-		unitsDone += own[i][1] - own[i][0]
+		msg[1], msg[2] = int64(a), int64(b)
+		f.own = f.own[:len(f.own)-k]
+		if f.right {
+			f.hi = a
+		} else {
+			f.lo = b
+		}
+		f.st.Gave = units
 	}
-	if partner < 0 {
-		return lo, hi, st, nil
+	if err := f.c.Send(f.partner, msg); err != nil {
+		return err
 	}
-	if got == nil {
-		m, err := rc.Wait()
+	f.sent = true
+	return nil
+}
+
+// signal tells the partner that this rank reached its checkpoint first,
+// with its predicted time left.
+func (f *handoffFrame) signal(i int) error {
+	left := f.unitsLeft(i)
+	secs := 0.0
+	if f.done > 0 {
+		secs = float64(left) * time.Since(f.start).Seconds() / float64(f.done)
+	}
+	if err := f.c.Send(f.partner, Msg{msgSignal, int64(left), 0, int64(math.Float64bits(secs))}); err != nil {
+		return err
+	}
+	f.sent, f.st.Signalled = true, true
+	return nil
+}
+
+// takeOver waits for the partner's message and renders the pieces it
+// handed over, if any.
+func (f *handoffFrame) takeOver(render func(a, b int) error) error {
+	if f.got == nil {
+		m, err := f.rc.Wait()
 		if err != nil {
-			return lo, hi, st, err
+			return err
 		}
-		got = &m
+		f.got = &m
 	}
-	if got[0] != msgHandoff || got[1] == got[2] {
-		return lo, hi, st, nil
+	if f.got[0] != msgHandoff || f.got[1] == f.got[2] {
+		return nil
 	}
-	a, b := int(got[1]), int(got[2])
-	if !st.Signalled || a >= b || (right && a != hi) || (!right && b != lo) {
-		return lo, hi, st, fmt.Errorf("distributed: rank %d handed rank %d units [%d, %d), not beside its share [%d, %d)", partner, c.Rank(), a, b, lo, hi)
+	a, b := int(f.got[1]), int(f.got[2])
+	if !f.st.Signalled || a >= b || (f.right && a != f.hi) || (!f.right && b != f.lo) {
+		return fmt.Errorf("distributed: rank %d handed rank %d units [%d, %d), not beside its share [%d, %d)", f.partner, f.c.Rank(), a, b, f.lo, f.hi)
 	}
-	for _, p := range Pieces(a, b, h.Slab) {
+	for _, p := range Pieces(a, b, f.h.Slab) {
 		if err := render(p[0], p[1]); err != nil {
-			return lo, hi, st, err
+			return err
 		}
 	}
-	st.Took = b - a
-	if right {
-		hi = b
+	f.st.Took = b - a
+	if f.right {
+		f.hi = b
 	} else {
-		lo = a
+		f.lo = a
 	}
-	return lo, hi, st, nil
+	return nil
 }

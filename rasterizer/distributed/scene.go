@@ -129,8 +129,36 @@ func NewScene(comm Comm, r *rasterizer.Renderer, src *Source, o SceneOptions) (*
 // ResolveAtRanks), and Pixels the joined image at rank 0 with
 // ResolveAtRanks. A rank's failure is every rank's error.
 func (s *Scene) Frame(cam view.Camera, name string) (FrameStats, error) {
-	var st FrameStats
-	rank, size := s.comm.Rank(), s.comm.Size()
+	rankTime, gave, err := s.renderShare(cam, name)
+	if err != nil {
+		return FrameStats{}, err
+	}
+	compTime, err := s.composite(cam)
+	if err != nil {
+		return FrameStats{}, err
+	}
+	st, err := s.gatherStats(rankTime, compTime, gave)
+	if err != nil {
+		return st, err
+	}
+	if s.o.Policy != LeftRightHandoff {
+		rank, size := s.comm.Rank(), s.comm.Size()
+		next, moved := s.bal.Next(s.bounds, st.Rank)
+		st.Handoffs += moved
+		for k := 1; k < size; k++ {
+			st.Units += max(next[k]-s.bounds[k], s.bounds[k]-next[k])
+		}
+		s.bounds = next
+		s.lo, s.hi = s.bounds[rank], s.bounds[rank+1]
+	}
+	return st, nil
+}
+
+// renderShare renders this rank's pieces into its minimum of their
+// global words (under LeftRightHandoff, playing its side of the
+// protocol) and agrees on failures; it returns the rank's time and the
+// units it handed its partner.
+func (s *Scene) renderShare(cam view.Camera, name string) (secs float64, gave int, err error) {
 	for i := range s.acc {
 		s.acc[i] = rasterizer.EmptyVisibility
 	}
@@ -161,36 +189,32 @@ func (s *Scene) Frame(cam view.Camera, name string) (FrameStats, error) {
 		return nil
 	}
 	start := time.Now()
-	var hs HandoffStats
 	if s.o.Policy == LeftRightHandoff {
 		SetPhase(s.comm, "the handoffs")
-		var err error
+		var hs HandoffStats
 		s.lo, s.hi, hs, err = s.lrh.Frame(s.round, s.lo, s.hi, piece)
 		s.round++
 		if err != nil {
-			return st, err
+			return 0, 0, err
 		}
+		gave = max(hs.Gave, 0)
 	} else {
 		for _, p := range Pieces(s.lo, s.hi, s.slab) {
 			piece(p[0], p[1])
 		}
 	}
-	rankTime := time.Since(start).Seconds()
+	secs = time.Since(start).Seconds()
 	s.cache.sweep()
-	if err := Agree(s.comm, fmt.Sprintf("rendering the %s at %s", s.o.Label, name), renderErr); err != nil {
-		return st, err
-	}
-	compTime, err := s.composite(cam)
-	if err != nil {
-		return st, err
-	}
-	gave := 0.0
-	if hs.Gave > 0 {
-		gave = float64(hs.Gave)
-	}
+	return secs, gave, Agree(s.comm, fmt.Sprintf("rendering the %s at %s", s.o.Label, name), renderErr)
+}
+
+// gatherStats shares every rank's times and handoffs.
+func (s *Scene) gatherStats(rankTime, compTime float64, gave int) (FrameStats, error) {
+	var st FrameStats
+	size := s.comm.Size()
 	times := make([]float64, 3*size)
 	SetPhase(s.comm, "gathering the times")
-	if err := s.comm.AllgatherFloat64([]float64{rankTime, compTime, gave}, times); err != nil {
+	if err := s.comm.AllgatherFloat64([]float64{rankTime, compTime, float64(gave)}, times); err != nil {
 		return st, err
 	}
 	st.Rank = make([]float64, size)
@@ -200,15 +224,6 @@ func (s *Scene) Frame(cam view.Camera, name string) (FrameStats, error) {
 			st.Handoffs++
 			st.Units += int(g)
 		}
-	}
-	if s.o.Policy != LeftRightHandoff {
-		next, moved := s.bal.Next(s.bounds, st.Rank)
-		st.Handoffs += moved
-		for k := 1; k < size; k++ {
-			st.Units += max(next[k]-s.bounds[k], s.bounds[k]-next[k])
-		}
-		s.bounds = next
-		s.lo, s.hi = s.bounds[rank], s.bounds[rank+1]
 	}
 	return st, nil
 }

@@ -89,32 +89,9 @@ func NewBricks(comm Comm, c *gpu.Context, s Samples, iso float32) (*Bricks, erro
 	if err != nil {
 		return nil, err
 	}
-	// The bounds: the minimum and maximum of the bricks' (float32 in
-	// float64, exactly), or the volume's box when no brick has a
-	// triangle, as dataset.New takes it.
-	lo, hi, _ := m.Bounds()
-	send := make([]float64, 7)
-	for a := 0; a < 3; a++ {
-		send[a], send[3+a] = float64(lo[a]), float64(hi[a])
-	}
-	send[6] = float64(len(mine.Samples.Data))
-	all := make([]float64, 7*size)
-	SetPhase(comm, "joining the bricks' bounds")
-	if err := comm.AllgatherFloat64(send, all); err != nil {
+	lo, hi, held, err := joinBounds(comm, m, mine, s)
+	if err != nil {
 		return nil, err
-	}
-	held := make([]float64, size)
-	for r := 0; r < size; r++ {
-		for a := 0; a < 3; a++ {
-			lo[a], hi[a] = min(lo[a], float32(all[7*r+a])), max(hi[a], float32(all[7*r+3+a]))
-		}
-		held[r] = all[7*r+6]
-	}
-	if lo[0] > hi[0] {
-		v := mine.Samples
-		for a := 0; a < 3; a++ {
-			lo[a], hi[a] = v.Origin[a], v.Origin[a]+float32(s.Dims[a]-1)*v.Spacing[a]
-		}
 	}
 	depth := s.Dims[2]
 	src := &Source{Split: "bricks", Unit: "cell layer", Units: layers, Wire: int64(4 * s.Dims[0] * s.Dims[1]),
@@ -141,4 +118,37 @@ func NewBricks(comm Comm, c *gpu.Context, s Samples, iso float32) (*Bricks, erro
 		First: func(lo int) uint32 { return uint32(offsets[lo]) },
 	}
 	return &Bricks{Source: src, Iso: iso, Triangles: offsets[layers], Lo: lo, Hi: hi, Held: held, First: m}, nil
+}
+
+// joinBounds joins the bricks' bounds into the surface's: the minimum and
+// maximum of the bricks' (float32 in float64, exactly), or the volume's
+// box when no brick has a triangle, as dataset.New takes it; and every
+// rank's samples held.
+func joinBounds(comm Comm, m *mesh.Mesh, mine isosurface.Layers, s Samples) (lo, hi [3]float32, held []float64, err error) {
+	size := comm.Size()
+	lo, hi, _ = m.Bounds()
+	send := make([]float64, 7)
+	for a := 0; a < 3; a++ {
+		send[a], send[3+a] = float64(lo[a]), float64(hi[a])
+	}
+	send[6] = float64(len(mine.Samples.Data))
+	all := make([]float64, 7*size)
+	SetPhase(comm, "joining the bricks' bounds")
+	if err := comm.AllgatherFloat64(send, all); err != nil {
+		return lo, hi, nil, err
+	}
+	held = make([]float64, size)
+	for r := 0; r < size; r++ {
+		for a := 0; a < 3; a++ {
+			lo[a], hi[a] = min(lo[a], float32(all[7*r+a])), max(hi[a], float32(all[7*r+3+a]))
+		}
+		held[r] = all[7*r+6]
+	}
+	if lo[0] > hi[0] {
+		v := mine.Samples
+		for a := 0; a < 3; a++ {
+			lo[a], hi[a] = v.Origin[a], v.Origin[a]+float32(s.Dims[a]-1)*v.Spacing[a]
+		}
+	}
+	return lo, hi, held, nil
 }
