@@ -263,86 +263,101 @@ func newEGLOn(debug bool, i int) (*eglContext, error) {
 // device only alone.
 func newEGLAny(debug bool, only int) (*eglContext, error) {
 	client := C.GoString(C.dpglClientExtensions())
-	var tried []string
-	try := func(name string, dpy C.EGLDisplay) *eglContext {
-		if dpy == 0 {
-			tried = append(tried, name+": no display")
-			return nil
-		}
-		var lastErr string
-		for _, v := range glVersions {
-			var step *C.char
-			dbg := C.int(0)
-			if debug {
-				dbg = 1
-			}
-			ctx := C.dpglCreate(dpy, C.int(v[0]), C.int(v[1]), dbg, &step)
-			if ctx != nil {
-				eglDisplays.Lock()
-				eglDisplays.refs[dpy]++
-				eglDisplays.Unlock()
-				return &eglContext{dpy: dpy, ctx: ctx, platform: name}
-			}
-			lastErr = fmt.Sprintf("%s failed (0x%04x) for OpenGL %d.%d core", C.GoString(step), int(C.eglGetError()), v[0], v[1])
-			if C.GoString(step) == "eglInitialize" {
-				break
-			}
-		}
-		tried = append(tried, name+": "+lastErr)
-		eglDisplays.Lock()
-		if eglDisplays.refs[dpy] == 0 {
-			C.eglTerminate(dpy)
-		}
-		eglDisplays.Unlock()
-		return nil
-	}
+	t := &eglTries{debug: debug}
 	if strings.Contains(client, "EGL_EXT_platform_device") {
-		var devs [maxEGLDevices]C.EGLDeviceEXT
-		n := int(C.dpglDevices(&devs[0], maxEGLDevices))
-		if n < 0 {
-			tried = append(tried, "EGL device platform: eglQueryDevicesEXT failed")
-		}
-		// Hardware devices first: Mesa also lists a software device.
-		order := make([]int, 0, n)
-		for i := 0; i < n && i < len(devs); i++ {
-			if !strings.Contains(C.GoString(C.dpglDeviceExtensions(devs[i])), "EGL_MESA_device_software") {
-				order = append(order, i)
-			}
-		}
-		for i := 0; i < n && i < len(devs); i++ {
-			if strings.Contains(C.GoString(C.dpglDeviceExtensions(devs[i])), "EGL_MESA_device_software") {
-				order = append(order, i)
-			}
-		}
-		if only >= 0 {
-			order = []int{only}
-		}
-		for _, i := range order {
-			if i >= n || i >= len(devs) {
-				tried = append(tried, fmt.Sprintf("EGL device %d: EGL lists %d", i, n))
-				continue
-			}
-			name := fmt.Sprintf("EGL device %d", i)
-			if c := try(name, C.dpglPlatformDisplay(C.EGL_PLATFORM_DEVICE_EXT, unsafe.Pointer(devs[i]))); c != nil {
-				return c, nil
-			}
-		}
-	} else {
-		tried = append(tried, "EGL device platform: EGL_EXT_platform_device not offered")
-	}
-	if only >= 0 {
-		return nil, fmt.Errorf("gpu: no OpenGL 4.3+ core context could be made on EGL device %d (%s)", only, strings.Join(tried, "; "))
-	}
-	if strings.Contains(client, "EGL_MESA_platform_surfaceless") {
-		if c := try("EGL surfaceless", C.dpglPlatformDisplay(C.EGL_PLATFORM_SURFACELESS_MESA, nil)); c != nil {
+		if c := t.devices(only); c != nil {
 			return c, nil
 		}
 	} else {
-		tried = append(tried, "EGL surfaceless platform: EGL_MESA_platform_surfaceless not offered")
+		t.tried = append(t.tried, "EGL device platform: EGL_EXT_platform_device not offered")
+	}
+	if only >= 0 {
+		return nil, fmt.Errorf("gpu: no OpenGL 4.3+ core context could be made on EGL device %d (%s)", only, strings.Join(t.tried, "; "))
+	}
+	if strings.Contains(client, "EGL_MESA_platform_surfaceless") {
+		if c := t.try("EGL surfaceless", C.dpglPlatformDisplay(C.EGL_PLATFORM_SURFACELESS_MESA, nil)); c != nil {
+			return c, nil
+		}
+	} else {
+		t.tried = append(t.tried, "EGL surfaceless platform: EGL_MESA_platform_surfaceless not offered")
 	}
 	return nil, fmt.Errorf("gpu: no headless OpenGL 4.3+ core context could be made (%s); "+
 		"install an NVIDIA driver with its EGL library, or Mesa (apt-get install libegl1 libegl-mesa0 libgl1-mesa-dri) for the llvmpipe CPU renderer",
-		strings.Join(tried, "; "))
+		strings.Join(t.tried, "; "))
+}
+
+// eglTries makes a context on the first display that gives one, keeping
+// why each other failed for the error.
+type eglTries struct {
+	debug bool
+	tried []string
+}
+
+// try makes a context on dpy, the newest GL version first; nil when none
+// could be made.
+func (t *eglTries) try(name string, dpy C.EGLDisplay) *eglContext {
+	if dpy == 0 {
+		t.tried = append(t.tried, name+": no display")
+		return nil
+	}
+	var lastErr string
+	for _, v := range glVersions {
+		var step *C.char
+		dbg := C.int(0)
+		if t.debug {
+			dbg = 1
+		}
+		ctx := C.dpglCreate(dpy, C.int(v[0]), C.int(v[1]), dbg, &step)
+		if ctx != nil {
+			eglDisplays.Lock()
+			eglDisplays.refs[dpy]++
+			eglDisplays.Unlock()
+			return &eglContext{dpy: dpy, ctx: ctx, platform: name}
+		}
+		lastErr = fmt.Sprintf("%s failed (0x%04x) for OpenGL %d.%d core", C.GoString(step), int(C.eglGetError()), v[0], v[1])
+		if C.GoString(step) == "eglInitialize" {
+			break
+		}
+	}
+	t.tried = append(t.tried, name+": "+lastErr)
+	eglDisplays.Lock()
+	if eglDisplays.refs[dpy] == 0 {
+		C.eglTerminate(dpy)
+	}
+	eglDisplays.Unlock()
+	return nil
+}
+
+// devices tries the EGL devices, hardware ones first (Mesa also lists a
+// software device), or device only when it is not negative.
+func (t *eglTries) devices(only int) *eglContext {
+	var devs [maxEGLDevices]C.EGLDeviceEXT
+	n := int(C.dpglDevices(&devs[0], maxEGLDevices))
+	if n < 0 {
+		t.tried = append(t.tried, "EGL device platform: eglQueryDevicesEXT failed")
+	}
+	order := make([]int, 0, n)
+	for _, software := range []bool{false, true} {
+		for i := 0; i < n && i < len(devs); i++ {
+			if strings.Contains(C.GoString(C.dpglDeviceExtensions(devs[i])), "EGL_MESA_device_software") == software {
+				order = append(order, i)
+			}
+		}
+	}
+	if only >= 0 {
+		order = []int{only}
+	}
+	for _, i := range order {
+		if i >= n || i >= len(devs) {
+			t.tried = append(t.tried, fmt.Sprintf("EGL device %d: EGL lists %d", i, n))
+			continue
+		}
+		name := fmt.Sprintf("EGL device %d", i)
+		if c := t.try(name, C.dpglPlatformDisplay(C.EGL_PLATFORM_DEVICE_EXT, unsafe.Pointer(devs[i]))); c != nil {
+			return c
+		}
+	}
+	return nil
 }
 
 func (e *eglContext) procAddr(name string) unsafe.Pointer {
