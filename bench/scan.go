@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"math/bits"
@@ -191,26 +190,18 @@ func vsCopy(copyT, t Stats) float64 {
 	return float64(copyT.Median) / float64(t.Median)
 }
 
+// scanCommand is bench scan's flags, sizes and context.
+var scanCommand = sizedCommand{name: "scan", warmup: 2, reps: 5, defaults: defaultScanSizes,
+	sizesHelp: "element counts as powers of two, comma-separated exponents (default: 16,18,...,28, capped by the device)",
+	about:     "Times the exclusive add-scan and the segmented copy of uint32 arrays (segments of 64 on average) on every path of package scan, and compares each with the copy kernel moving the same bytes in the same run."}
+
 func runScan(args []string, w io.Writer) error {
-	fs := flag.NewFlagSet("scan", flag.ContinueOnError)
-	log2 := fs.String("log2", "", "element counts as powers of two, comma-separated exponents (default: 16,18,...,28, capped by the device)")
-	cf := addCommonFlags(fs, 2, 5)
-	fs.Usage = usageFor(fs, "scan", "Times the exclusive add-scan and the segmented copy of uint32 arrays (segments of 64 on average) on every path of package scan, and compares each with the copy kernel moving the same bytes in the same run.")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	sizes, err := log2Flag("scan", *log2)
+	sw, err := scanCommand.start(args, nil)
 	if err != nil {
 		return err
 	}
-	c, err := gpu.NewHeadless()
-	if err != nil {
-		return err
-	}
+	c, sizes, cf := sw.c, sw.sizes, sw.commonFlags
 	defer c.Delete()
-	if sizes, err = log2Sizes("scan", *log2, sizes, c, defaultScanSizes); err != nil {
-		return err
-	}
 	paths := scanPaths(c)
 	fmt.Fprintf(w, "scan on %s\n  (%s; GPU time, median of %d after %d warm-up; vs copy = the copy kernel's time for the same bytes / this time, 1.00 = copy speed)\n\n",
 		c.Caps().Renderer, c.Caps().Version, cf.reps, cf.warmup)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -120,27 +119,18 @@ func defaultSortSizes(c *gpu.Context) []int {
 	return out
 }
 
+// sortCommand is bench sort's flags, sizes and context.
+var sortCommand = sizedCommand{name: "sort", warmup: 1, reps: 3, defaults: defaultSortSizes,
+	sizesHelp: "key counts as powers of two, comma-separated exponents (default: 16,18,...,28, capped by the device)",
+	about:     "Times radix.SortKeys of random uint32 keys on both paths of package scan/radix, beside the copy kernel moving the same bytes and slices.Sort of the same keys on the host, in the same run."}
+
 func runSort(args []string, w io.Writer) error {
-	fs := flag.NewFlagSet("sort", flag.ContinueOnError)
-	log2 := fs.String("log2", "", "key counts as powers of two, comma-separated exponents (default: 16,18,...,28, capped by the device)")
-	cf := addCommonFlags(fs, 1, 3)
-	fs.Usage = usageFor(fs, "sort", "Times radix.SortKeys of random uint32 keys on both paths of package scan/radix, beside the copy kernel moving the same bytes and slices.Sort of the same keys on the host, in the same run.")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	sizes, err := log2Flag("sort", *log2)
+	sw, err := sortCommand.start(args, nil)
 	if err != nil {
 		return err
 	}
-	c, err := gpu.NewHeadless()
-	if err != nil {
-		return err
-	}
-	defer c.Delete()
-	if sizes, err = log2Sizes("sort", *log2, sizes, c, defaultSortSizes); err != nil {
-		return err
-	}
-	return printSort(c, w, sizes, cf.warmup, cf.reps)
+	defer sw.c.Delete()
+	return printSort(sw.c, w, sw.sizes, sw.warmup, sw.reps)
 }
 
 // printSort prints the sort's rows at each size: keys per second, the
