@@ -101,20 +101,12 @@ type FrameStats struct {
 // visibility buffer, and a shading pass. See the package documentation.
 type Renderer struct {
 	c  *gpu.Context
-	sc *scan.Scanner // the caller's; the balancer loops scan with it
-	// own, where not nil, is the scanner of the renderer's own scans on a
-	// CPU driver whose scans run reduce-then-scan in small tiles: tiles
-	// of 4096 elements, so that an array of up to some 260,000 takes
-	// three dispatches, not five (llvmpipe spends some 80 µs on a
-	// dispatch, whatever it does). scans returns it, or sc. Since
-	// offsetsK, it takes only what that does not: arrays beyond
-	// oneGroupMax, and the tiled path's tile counts.
-	own *scan.Scanner
-	// offsetsK, made with own, takes the renderer's offsets (the set-up
-	// triangles' and spans', the keys' slots) and the tiled culling's
-	// compaction in one dispatch of one work group (offsets.go).
-	offsetsK *offsetsKernel
-	opts     Options
+	// sc is the caller's scanner: the balancer loops scan with it, and
+	// the renderer's own scans (the set-up triangles' and spans' offsets,
+	// the keys' slots: scan.Offsets; the tiled culling's compaction:
+	// scan.MarkedIndices) take its small-input path.
+	sc   *scan.Scanner
+	opts Options
 	atomic64 bool // the one-pass visibility path is available (driver, or tests' emulation)
 	vis64    bool
 	emulate  bool // vis64 through zbuffer.comp's stand-in for 64-bit atomicMin
@@ -202,14 +194,6 @@ func New(s *scan.Scanner, o Options) (r *Renderer, err error) {
 			r = nil
 		}
 	}()
-	if c.Caps().Software && !s.Subgroups() && s.Options().GroupSize < ownScanGroup {
-		if r.own, err = scan.NewWithOptions(c, scan.Options{GroupSize: ownScanGroup, NoSubgroups: true}); err != nil {
-			return nil, err
-		}
-		if r.offsetsK, err = newOffsetsKernel(c); err != nil {
-			return nil, err
-		}
-	}
 	if r.setup, err = newSetupStage(c); err != nil {
 		return nil, err
 	}
@@ -340,22 +324,9 @@ func (r *Renderer) SetOptions(o Options) error {
 	return nil
 }
 
-// scans is the scanner of the renderer's own scans (Renderer.own).
-func (r *Renderer) scans() *scan.Scanner {
-	if r.own != nil {
-		return r.own
-	}
-	return r.sc
-}
-
-// ownScanGroup is the work-group size of Renderer.own's scans.
-const ownScanGroup = 64
-
-// Delete frees every GPU object of the renderer, its own scanner too (not
-// the caller's).
+// Delete frees every GPU object of the renderer (not the caller's
+// scanner).
 func (r *Renderer) Delete() {
-	r.own.Delete()
-	r.offsetsK.delete()
 	if r.setup != nil {
 		r.setup.delete()
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/dpgl/dpgl/rasterizer/mesh"
 	"github.com/dpgl/dpgl/rasterizer/raster"
 	"github.com/dpgl/dpgl/rasterizer/view"
+	"github.com/dpgl/dpgl/scan"
 )
 
 // setupStage runs shaders/rasterizer/setup.comp: transform, clip and set up a
@@ -282,9 +283,7 @@ func (f *frame) setUp(b *mesh.GPU, first, base int) (batch, error) {
 				return err
 			}
 			counts := r.setup.counts.Slice(0, n+1)
-			if err := r.offsets(counts, counts); err != nil {
-				return err
-			}
+			scan.Offsets(r.sc, counts, counts)
 			total = int(r.setup.counts.Get(n))
 			return nil
 		})
@@ -316,9 +315,7 @@ func (f *frame) setUp(b *mesh.GPU, first, base int) (batch, error) {
 			r.setup.emitPass(sb, total, r.tris, r.slots, r.rows)
 			// Each set-up triangle's first span; the last is the spans'
 			// total.
-			if err := r.offsets(r.spanBase.Slice(0, total+1), r.rows.Slice(0, total+1)); err != nil {
-				return err
-			}
+			scan.Offsets(r.sc, r.spanBase.Slice(0, total+1), r.rows.Slice(0, total+1))
 			stats, large, outside = r.setup.readStats(n, total)
 			spans = int(r.spanBase.Get(total))
 			return nil

@@ -70,12 +70,10 @@ type tiledStage struct {
 	boxes *gpu.Program
 	// cull is tilesetup.comp's CULL_PASS, which marks the triangles not
 	// wholly outside the view, and culled[k] is setup[k] over the marked
-	// ones (CULLED), which compact lists in input order (offsets.comp,
-	// or scan.Compact from iota, 0, 1, 2, ...): for batches that leave
-	// many outside (culls).
+	// ones (CULLED), which scan.MarkedIndices lists in input order: for
+	// batches that leave many outside (culls).
 	cull   *gpu.Program
 	culled [2]*gpu.Program
-	iota   *gpu.Buffer[uint32]
 	// culledLast says whether the last batch ran the culling pass, and
 	// culledOut how many triangles it left out (tests).
 	culledLast bool
@@ -265,8 +263,7 @@ func (s *tiledStage) bindVertices(b *mesh.GPU) {
 
 func (s *tiledStage) delete() {
 	s.counter.Delete()
-	s.iota.Delete()
-	s.tileCount.Delete()
+		s.tileCount.Delete()
 	s.tileStart.Delete()
 	s.list.Delete()
 	s.bins.Delete()
@@ -297,9 +294,9 @@ func tiles(w, h int) (tx, ty int) {
 // room when the records outgrew prep; records beyond maxPrep are not made
 // (the batch is too large: the caller shrinks it).
 // Where culls says so, the culling pass marks the triangles not wholly
-// outside the view (in list, past the boxes' records), compact lists their
+// outside the view (in list, past the boxes' records), scan.MarkedIndices lists their
 // indices (past the marks), and the setup pass takes only those.
-func (s *tiledStage) setUp(sc *scan.Scanner, ok *offsetsKernel, b *setupBatch, recs *shadeRecords) (records int, stats raster.SetupStats, err error) {
+func (s *tiledStage) setUp(sc *scan.Scanner, b *setupBatch, recs *shadeRecords) (records int, stats raster.SetupStats, err error) {
 	if err := s.variants(b.records); err != nil {
 		return 0, stats, err
 	}
@@ -322,8 +319,8 @@ func (s *tiledStage) setUp(sc *scan.Scanner, ok *offsetsKernel, b *setupBatch, r
 	// The triangles to clip, then (from b.n) the records of those boxes,
 	// then, culling, the culling pass's marks (from marks) and the marked
 	// triangles (from kept), where a storage binding may start and
-	// offsets.comp may read the marks as texels (compact binds them).
-	align := max(s.c.Caps().SSBOOffsetAlignment/4, texelAlignWords)
+	// scan.MarkedIndices may read the marks as texels.
+	align := max(s.c.Caps().SSBOOffsetAlignment/4, scan.SmallTexelAlign)
 	marks := (2*b.n + align - 1) / align * align
 	keptAt := (marks + b.n + align - 1) / align * align
 	cull := s.culls(b) && keptAt+b.n <= s.maxList
@@ -409,10 +406,7 @@ func (s *tiledStage) setUp(sc *scan.Scanner, ok *offsetsKernel, b *setupBatch, r
 		outside := 0 // the triangles the culling pass left out: outside the view
 		if cull {
 			pass(s.cull, b.n)
-			kept, err := s.compact(ok, sc, s.list.Slice(keptAt, b.n), s.list.Slice(marks, b.n))
-			if err != nil {
-				return 0, stats, err
-			}
+			kept := scan.MarkedIndices(sc, s.list.Slice(keptAt, b.n), s.list.Slice(marks, b.n))
 			outside = b.n - kept
 			s.culledOut = outside
 			pass(s.culled[k], kept)
@@ -453,32 +447,6 @@ func (s *tiledStage) setUp(sc *scan.Scanner, ok *offsetsKernel, b *setupBatch, r
 			return 0, stats, err
 		}
 	}
-}
-
-// compact lists in dst the indices of the nonzero words of marks (the
-// culling pass's), in order, and returns their number: by offsets.comp
-// where ok takes them, else by scan.Compact over the indices 0, 1, 2, ...
-// (iota, made when first needed).
-func (s *tiledStage) compact(ok *offsetsKernel, sc *scan.Scanner, dst, marks gpu.Range[uint32]) (int, error) {
-	n := marks.Len()
-	if ok.usable(n) && dst.Len() >= n {
-		return ok.compact(dst, marks)
-	}
-	if s.iota == nil || s.iota.Len() < n {
-		s.iota.Delete()
-		s.iota = nil
-		ids, err := gpu.NewBuffer[uint32](s.c, n)
-		if err != nil {
-			return 0, fmt.Errorf("rasterizer: tiled setup: the culling pass's indices: %w", err)
-		}
-		v := make([]uint32, n)
-		for i := range v {
-			v[i] = uint32(i)
-		}
-		ids.Write(0, v)
-		s.iota = ids
-	}
-	return scan.Compact(sc, dst, s.iota.Slice(0, n), marks), nil
 }
 
 // bin turns the tile counts of n records into the tile lists and reports
@@ -584,7 +552,7 @@ func (f *frame) drawTiled(b *mesh.GPU, first, base int) (int, error) {
 	for {
 		sb.n = n
 		err := f.timed(StageTileSetup, func() (err error) {
-			records, stats, err = r.tiled.setUp(r.scans(), r.offsetsK, sb, r.recs)
+			records, stats, err = r.tiled.setUp(r.sc, sb, r.recs)
 			return err
 		})
 		if err != nil {
@@ -597,7 +565,7 @@ func (f *frame) drawTiled(b *mesh.GPU, first, base int) (int, error) {
 		var entries int
 		ok := false
 		err = f.timed(StageTileLists, func() (err error) {
-			entries, ok, err = r.tiled.bin(r.scans(), records, w, h)
+			entries, ok, err = r.tiled.bin(r.sc, records, w, h)
 			return err
 		})
 		if err != nil {

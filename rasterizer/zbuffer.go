@@ -28,7 +28,7 @@ func (f *frame) zBuffer(bt batch) error {
 			return err
 		}
 		if r.vis64 {
-			f.st.Pixels += int64(scan.Reduce(r.scans(), r.zLoop.Workload(), scan.Add))
+			f.st.Pixels += int64(scan.Reduce(r.sc, r.zLoop.Workload(), scan.Add))
 			return nil
 		}
 		// Each span's first test (the exclusive scan of the spans'
@@ -39,9 +39,7 @@ func (f *frame) zBuffer(bt batch) error {
 			return err
 		}
 		offsets := r.zkeys.Slice(0, bt.spans)
-		if err := r.offsets(offsets, r.zLoop.Workload()); err != nil {
-			return err
-		}
+		scan.Offsets(r.sc, offsets, r.zLoop.Workload())
 		var last, lastPixels [1]uint32
 		offsets.Read(bt.spans-1, last[:])
 		r.zLoop.Workload().Read(bt.spans-1, lastPixels[:])
@@ -61,9 +59,7 @@ func (f *frame) zBuffer(bt batch) error {
 			if err := grow(r.c, &r.zkeys, int(words), "visibility keys"); err != nil {
 				return err
 			}
-			if err := r.offsets(r.zkeys.Slice(0, bt.spans), r.zLoop.Workload()); err != nil {
-				return err
-			}
+			scan.Offsets(r.sc, r.zkeys.Slice(0, bt.spans), r.zLoop.Workload())
 		}
 		return nil
 	})
