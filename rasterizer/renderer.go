@@ -100,13 +100,13 @@ type FrameStats struct {
 // (triangles to spans), the z-buffer loop (spans to pixels) into a
 // visibility buffer, and a shading pass. See the package documentation.
 type Renderer struct {
-	c  *gpu.Context
+	c *gpu.Context
 	// sc is the caller's scanner: the balancer loops scan with it, and
 	// the renderer's own scans (the set-up triangles' and spans' offsets,
 	// the keys' slots: scan.Offsets; the tiled culling's compaction:
 	// scan.MarkedIndices) take its small-input path.
-	sc   *scan.Scanner
-	opts Options
+	sc       *scan.Scanner
+	opts     Options
 	atomic64 bool // the one-pass visibility path is available (driver, or tests' emulation)
 	vis64    bool
 	emulate  bool // vis64 through zbuffer.comp's stand-in for 64-bit atomicMin

@@ -263,7 +263,7 @@ func (s *tiledStage) bindVertices(b *mesh.GPU) {
 
 func (s *tiledStage) delete() {
 	s.counter.Delete()
-		s.tileCount.Delete()
+	s.tileCount.Delete()
 	s.tileStart.Delete()
 	s.list.Delete()
 	s.bins.Delete()
