@@ -109,12 +109,11 @@ func (r *Renderer) newFrame(m *mesh.GPU, cam view.Camera) (*frame, error) {
 	}
 	f := &frame{r: r, batch: r.batchTriangles, mvp: mvp, cam: cam, box: shadedBox(m.Blocks(), cam, r.opts.Width, r.opts.Height),
 		inView: boundsInView(m.Blocks(), cam)}
-	// The tiled path shades only the tiles that hold a triangle: the
-	// records pay where it shades more pixels than it sets up triangles,
-	// judged by its last frame (the paper's unzoomed views shade about as
-	// many as they set up, the zoomed ones several times as many). The
-	// loops' resolve shades every pixel of the mesh's box (shadedBox).
-	if !(r.opts.Tiled && r.tiled != nil && r.tiled.lastSetUp > r.tiled.lastShaded) {
+	if r.test.resolveWholeImage {
+		f.box = [4]int{0, 0, r.opts.Width, r.opts.Height}
+	}
+	// The tiled path's choice by its last frame (tiledRecordsPay).
+	if !r.test.shadeRecordsOff && !(r.opts.Tiled && r.tiled != nil && !tiledRecordsPay(r.tiled.lastSetUp, r.tiled.lastShaded)) {
 		var err error
 		if f.records, err = r.recs.prepare(m.Len()); err != nil {
 			return nil, err

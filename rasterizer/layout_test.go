@@ -159,20 +159,19 @@ func rendererPrograms(r *Renderer) []*gpu.Program {
 func visibilityRenderers(t *testing.T, c *gpu.Context) []*Renderer {
 	s := newScanner(t, c)
 	var out []*Renderer
-	forVisibilityPaths(t, c, func(vis32 bool) {
+	forVisibilityPaths(t, c, func(vis32 bool, test testOptions) {
 		o := DefaultOptions()
 		o.Width, o.Height, o.Visibility32 = 8, 8, vis32
 		// The resolve kernel that reads storage blocks (the tiled
 		// path's kernels read buffer textures where the driver allows).
-		storageBlockInputs = true
-		r, err := New(s, o)
-		storageBlockInputs = false
+		test.storageBlockInputs = true
+		r, err := newRenderer(s, o, test)
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(r.Delete)
 		// The tiled path's kernels, made when first used, now.
-		if r.tiled, err = newTiledStage(c, r.vis64); err != nil {
+		if r.tiled, err = newTiledStage(c, r.vis64, testOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		if err := r.tiled.variants(false); err != nil {

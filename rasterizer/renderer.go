@@ -107,7 +107,8 @@ type Renderer struct {
 	// scan.MarkedIndices) take its small-input path.
 	sc       *scan.Scanner
 	opts     Options
-	atomic64 bool // the one-pass visibility path is available (driver, or tests' emulation)
+	test     testOptions // tests' overrides of the tuning (tuning.go)
+	atomic64 bool        // the one-pass visibility path is available (driver, or tests' emulation)
 	vis64    bool
 	emulate  bool // vis64 through zbuffer.comp's stand-in for 64-bit atomicMin
 
@@ -173,7 +174,10 @@ type Renderer struct {
 }
 
 // New makes a renderer on the scanner's context.
-func New(s *scan.Scanner, o Options) (r *Renderer, err error) {
+func New(s *scan.Scanner, o Options) (*Renderer, error) { return newRenderer(s, o, testOptions{}) }
+
+// newRenderer is New with tests' overrides of the tuning.
+func newRenderer(s *scan.Scanner, o Options, test testOptions) (r *Renderer, err error) {
 	if err := o.check(); err != nil {
 		return nil, err
 	}
@@ -181,8 +185,8 @@ func New(s *scan.Scanner, o Options) (r *Renderer, err error) {
 	if c.Caps().MaxSSBOBindings < numBindings {
 		return nil, fmt.Errorf("rasterizer: the renderer binds %d storage buffers at once, and %s offers %d binding points (GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS)", numBindings, c.Caps().Renderer, c.Caps().MaxSSBOBindings)
 	}
-	r = &Renderer{c: c, sc: s, opts: o}
-	r.atomic64 = hasAtomic64(c)
+	r = &Renderer{c: c, sc: s, opts: o, test: test}
+	r.atomic64 = c.Caps().Atomic64 || test.emulateAtomic64 && c.Caps().Int64
 	r.vis64 = r.atomic64 && !o.Visibility32
 	r.emulate = r.vis64 && !c.Caps().Atomic64
 	r.maxSetup = int(min(c.Caps().MaxSSBOSize/int64(unsafe.Sizeof(gpuTri{})), math.MaxInt32))
@@ -194,10 +198,10 @@ func New(s *scan.Scanner, o Options) (r *Renderer, err error) {
 			r = nil
 		}
 	}()
-	if r.setup, err = newSetupStage(c); err != nil {
+	if r.setup, err = newSetupStage(c, test.storageBlockInputs); err != nil {
 		return nil, err
 	}
-	if r.resolve, err = newResolveStage(c); err != nil {
+	if r.resolve, err = newResolveStage(c, test.storageBlockInputs); err != nil {
 		return nil, err
 	}
 	r.recs = newShadeRecords(c)
@@ -249,15 +253,6 @@ const (
 	// tests' keys outgrow a storage block: a depth pass, then an id pass.
 	visibility32IDPass = "32-bit: depths, then ids by search"
 )
-
-// emulateAtomic64 lets tests run the one-pass 64-bit visibility path on
-// drivers without 64-bit atomics, through zbuffer.comp's lock-based
-// stand-in for atomicMin (VIS64_EMULATE). Renderers made while it is set
-// keep it.
-var emulateAtomic64 bool
-
-// hasAtomic64 says whether c runs the 64-bit visibility path.
-func hasAtomic64(c *gpu.Context) bool { return c.Caps().Atomic64 || emulateAtomic64 && c.Caps().Int64 }
 
 // image allocates the per-pixel buffers for the options' size.
 func (r *Renderer) image() error {

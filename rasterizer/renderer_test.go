@@ -75,11 +75,10 @@ func quiet(cfg balancer.Config) balancer.Config {
 // forVisibilityPaths runs f on each visibility path c can run: the 32-bit
 // one, then the one-pass 64-bit one. Where the driver lacks 64-bit atomics
 // the 64-bit path's buffers, packing and id extraction still run, with a
-// lock-based stand-in for 64-bit atomicMin (emulateAtomic64, set for f's
-// call only, so that a failing f cannot leave it set for later tests);
-// where it has no 64-bit integers at all, the path is skipped and the
-// test says so.
-func forVisibilityPaths(tb testing.TB, c *gpu.Context, f func(vis32 bool)) {
+// lock-based stand-in for 64-bit atomicMin (testOptions.emulateAtomic64 in
+// the test options f is given for its renderers); where it has no 64-bit
+// integers at all, the path is skipped and the test says so.
+func forVisibilityPaths(tb testing.TB, c *gpu.Context, f func(vis32 bool, test testOptions)) {
 	tb.Helper()
 	for _, vis32 := range []bool{true, false} {
 		if !vis32 && !c.Caps().Atomic64 {
@@ -89,11 +88,7 @@ func forVisibilityPaths(tb testing.TB, c *gpu.Context, f func(vis32 bool)) {
 			}
 			tb.Logf("64-bit visibility: emulated, the driver (%s) lacks 64-bit atomics", c.Caps().Renderer)
 		}
-		func() {
-			emulateAtomic64 = !vis32 && !c.Caps().Atomic64
-			defer func() { emulateAtomic64 = false }()
-			f(vis32)
-		}()
+		f(vis32, testOptions{emulateAtomic64: !vis32 && !c.Caps().Atomic64})
 	}
 }
 
@@ -123,7 +118,7 @@ func TestRenderMatchesCPUReference(t *testing.T) {
 	mvp := cam.MVP()
 	tris, cst := raster.SetupMesh(&mvp, soup, w, h)
 	ref := raster.Rasterize(tris, w, h)
-	forVisibilityPaths(t, c, func(vis32 bool) {
+	forVisibilityPaths(t, c, func(vis32 bool, test testOptions) {
 		var firstImage []uint32
 		for _, pol := range balancer.Policies {
 			for _, lanes := range []int{0, 1, 13} {
@@ -131,7 +126,7 @@ func TestRenderMatchesCPUReference(t *testing.T) {
 				o.Width, o.Height, o.Visibility32 = w, h, vis32
 				o.ScanConversion = quiet(balancer.Config{Policy: pol, Lanes: lanes})
 				o.ZBuffer = quiet(balancer.Config{Policy: pol, Lanes: lanes})
-				rd, st := renderedWith(t, s, o, m, cam)
+				rd, st := renderedWith(t, s, o, test, m, cam)
 				ranVisibility(t, rd, st)
 				name := fmt.Sprintf("%s lanes %d %s", pol, lanes, st.Visibility)
 				if rd.Visibility64() == vis32 {
@@ -179,7 +174,7 @@ func TestRenderDepthInDoubles(t *testing.T) {
 	large := append(append([][3]float32{}, small...), [3]float32{-1.5, -1.2, 0.3}, [3]float32{1.5, -1.2, -0.4}, [3]float32{1.5, 1.2, 0.2}, [3]float32{-1.5, -1.2, 0.3}, [3]float32{1.5, 1.2, 0.2}, [3]float32{-1.5, 1.2, -0.3})
 	cam := testViewCamera(w, h)
 	mvp := cam.MVP()
-	forVisibilityPaths(t, c, func(vis32 bool) {
+	forVisibilityPaths(t, c, func(vis32 bool, test testOptions) {
 		for _, k := range []struct {
 			name  string
 			soup  [][3]float32
@@ -190,7 +185,7 @@ func TestRenderDepthInDoubles(t *testing.T) {
 			m := uploadSoup(t, c, k.soup)
 			o := DefaultOptions()
 			o.Width, o.Height, o.Visibility32 = w, h, vis32
-			rd, st := renderedWith(t, s, o, m, cam)
+			rd, st := renderedWith(t, s, o, test, m, cam)
 			name := fmt.Sprintf("%s, %s", k.name, st.Visibility)
 			if rd.lastExactDepth != k.exact {
 				t.Errorf("%s: depths in doubles %v, want %v", name, rd.lastExactDepth, k.exact)

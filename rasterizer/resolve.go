@@ -32,21 +32,6 @@ type resolveStage struct {
 	posTexels, nrmTexels *gpu.TexelBuffer
 }
 
-// storageBlockInputs makes the setup and resolve stages and the z-buffer
-// loop of the renderers that tests create read their inputs as storage
-// blocks, as on a driver whose texel limit is below its storage blocks'
-// size.
-var storageBlockInputs = false
-
-// texelsCoverBlocks says whether a stage may read its inputs as buffer
-// textures: the driver's texel limit (16 bytes a texel) covers its
-// largest storage block, and a test has not asked for storage blocks
-// (blocks: storageBlockInputs or tiledStorageBlocks).
-func texelsCoverBlocks(c *gpu.Context, blocks bool) (ok bool) {
-	c.Do(func() { ok = !blocks && int64(c.MaxTexels())*16 >= c.Caps().MaxSSBOSize })
-	return ok
-}
-
 // newTexelBuffers makes the buffer textures *ts of a stage whose kernels
 // read buffer textures; on an error the ones made are left for the
 // stage's delete.
@@ -76,7 +61,7 @@ func bit(b bool) int {
 	return 0
 }
 
-func newResolveStage(c *gpu.Context) (s *resolveStage, err error) {
+func newResolveStage(c *gpu.Context, storageBlocks bool) (s *resolveStage, err error) {
 	s = &resolveStage{c: c}
 	defer func() {
 		if err != nil {
@@ -84,7 +69,7 @@ func newResolveStage(c *gpu.Context) (s *resolveStage, err error) {
 			s = nil
 		}
 	}()
-	s.texels = texelsCoverBlocks(c, storageBlockInputs)
+	s.texels = texelInputs(c, storageBlocks)
 	if s.texels {
 		if err = newTexelBuffers(c, &s.posTexels, &s.nrmTexels); err != nil {
 			return nil, err
@@ -217,14 +202,6 @@ func quadsPass(blocks []*mesh.GPU, w int) bool {
 	return len(blocks) == 1 && blocks[0] != nil && w%4 == 0
 }
 
-// resolveMergeApart makes the 32-bit path's last batch merge its keys in
-// a pass of its own, not in the resolve pass (tests compare the two).
-var resolveMergeApart = false
-
-// resolveWholeImage makes the resolve pass shade every pixel, whatever the
-// mesh's bounds (tests compare the two).
-var resolveWholeImage = false
-
 // shadedBox returns the pixels [x0, x1) x [y0, y1) (as x0, y0, x1, y1)
 // that the triangles of blocks can cover as cam sees them: the box that
 // the mesh's bounds (the first block's, which hold the chain's) project
@@ -240,9 +217,6 @@ var resolveWholeImage = false
 // outside it shades the whole image (frame.resolve).
 func shadedBox(blocks []*mesh.GPU, cam view.Camera, w, h int) [4]int {
 	whole := [4]int{0, 0, w, h}
-	if resolveWholeImage {
-		return whole
-	}
 	cs, ok := boundsCorners(blocks, cam)
 	if !ok {
 		return whole
@@ -411,7 +385,7 @@ func (f *frame) resolve(blocks []*mesh.GPU, cam view.Camera) error {
 	// The last batch's merge in the resolve pass where it can take it
 	// (one pass over the box, and one dispatch, fewer), else on its own.
 	merge := f.pending
-	if merge != nil && (resolveMergeApart || !quadsPass(blocks, w)) {
+	if merge != nil && (r.test.resolveMergeApart || !quadsPass(blocks, w)) {
 		f.flushMerge()
 		merge = nil
 	}

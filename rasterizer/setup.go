@@ -56,12 +56,12 @@ const (
 	setupStatWords  = 10
 )
 
-func newSetupStage(c *gpu.Context) (*setupStage, error) {
+func newSetupStage(c *gpu.Context, storageBlocks bool) (*setupStage, error) {
 	if !c.Caps().Int64 {
 		return nil, fmt.Errorf("rasterizer: the renderer's exact integer arithmetic needs GL_ARB_gpu_shader_int64, which %s lacks", c.Caps().Renderer)
 	}
 	s := &setupStage{c: c}
-	s.texels = texelsCoverBlocks(c, storageBlockInputs)
+	s.texels = texelInputs(c, storageBlocks)
 	if s.texels {
 		if err := newTexelBuffers(c, &s.posTexels, &s.nrmTexels); err != nil {
 			s.delete()

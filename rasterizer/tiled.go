@@ -11,23 +11,6 @@ import (
 	"github.com/dpgl/dpgl/scan"
 )
 
-// TileSize is the side, in pixels, of the tiled rasterizer's screen tiles
-// (Options.Tiled): one work group of TileSize invocations a tile, one a
-// row (1, 2, 4 or 8: tile.comp keeps a tile's pixels as the bits of 64).
-// Smaller tiles test fewer pixels against each triangle and bin each
-// triangle into more tiles; 8 is the fastest on llvmpipe for the paper's
-// datasets at 512x512 (bench render).
-const TileSize = 8
-
-// firstBinCap is the tiles' bins' first capacity (tiledStage.binCap), and
-// maxBinBytes what all the bins may take: a frame whose busiest tile has
-// more entries than its bin holds makes its lists by the counting sort,
-// and the bins grow for the next frames while they stay within it.
-const (
-	firstBinCap = 64
-	maxBinBytes = 32 << 20
-)
-
 // visibilityTiled is FrameStats.Visibility on the tiled path.
 const visibilityTiled = "tiled: each pixel's least (depth, id) over its tile's triangles, no atomics"
 
@@ -147,26 +130,17 @@ func (s *tiledStage) variants(records bool) (err error) {
 	return err
 }
 
-// tiledCull overrides culls in tests: 1 culls every batch whose view may
-// leave a triangle outside, -1 none; 0 leaves the choice to culls.
-var tiledCull = 0
-
 // culls says whether the setup of batch b marks and lists the triangles
-// not wholly outside the view first and sets up only those. It pays where
-// the last batch left more than a quarter of its triangles outside, and
-// some 2,000 more for the compaction's fixed cost (a triangle outside
-// costs the setup pass about 45% of one it sets up, llvmpipe running the
-// code after its return; the paper's balanced set at M(0,0) and M(45,45),
-// half outside: 0.8-0.9 ms less a frame; the unbalanced set's zoomed
-// views, a fifth to a quarter outside of a fifth as many triangles:
-// 0.2-0.5 ms more). Never where the mesh's bounds lie within the view
+// not wholly outside the view first and sets up only those: as cullPays
+// says from the last batch, or as a test's override says (1 always, -1
+// never). Never where the mesh's bounds lie within the view
 // (setupBatch.cull), nor, as setUp decides, where the lists would outgrow
 // a storage block.
-func (s *tiledStage) culls(b *setupBatch) bool {
-	if !b.cull || b.n == 0 || tiledCull < 0 {
+func (s *tiledStage) culls(b *setupBatch, override int) bool {
+	if !b.cull || b.n == 0 || override < 0 {
 		return false
 	}
-	return tiledCull > 0 || 4*s.lastOutside > s.lastInput+8192
+	return override > 0 || cullPays(s.lastOutside, s.lastInput)
 }
 
 // tileVariant is what a tile.comp variant does beyond the stage's own
@@ -194,20 +168,10 @@ func (s *tiledStage) tileKernel(v tileVariant) (*gpu.Program, error) {
 	return p, nil
 }
 
-// wholeRows says whether an image w pixels wide takes tile.comp's
-// WHOLE_ROWS variant.
-func wholeRows(w int) bool { return TileSize == 8 && w%8 == 0 }
-
-// tiledStorageBlocks makes the tiled stages that tests create read their
-// inputs as storage blocks, as on a driver whose texel limit is below its
-// storage blocks' size.
-var tiledStorageBlocks = false
-
-// tiledBarriers makes the tiled stages that tests create keep the tile
-// kernel's barriers where the driver runs its work groups in lockstep.
-var tiledBarriers = false
-
-func newTiledStage(c *gpu.Context, vis64 bool) (s *tiledStage, err error) {
+// newTiledStage makes the tiled stages for the visibility buffers of the
+// 64-bit scheme (vis64) or the 32-bit one; tests may ask for storage
+// blocks in place of buffer textures, and for the tile kernel's barriers.
+func newTiledStage(c *gpu.Context, vis64 bool, test testOptions) (s *tiledStage, err error) {
 	s = &tiledStage{c: c, maxList: int(min(c.Caps().MaxSSBOSize/4, math.MaxInt32)),
 		maxPrep: int(min(c.Caps().MaxSSBOSize/int64(unsafe.Sizeof(tilePrep{})), math.MaxInt32)),
 		binCap:  firstBinCap}
@@ -218,9 +182,9 @@ func newTiledStage(c *gpu.Context, vis64 bool) (s *tiledStage, err error) {
 			s = nil
 		}
 	}()
-	s.texels = texelsCoverBlocks(c, tiledStorageBlocks)
+	s.texels = texelInputs(c, test.tiledStorageBlocks)
 	s.vis64 = vis64
-	s.lockstep = c.Caps().LockstepLanes >= TileSize && !tiledBarriers
+	s.lockstep = lockstepTiles(c.Caps(), test.tiledBarriers)
 	if s.texels {
 		if err = newTexelBuffers(c, &s.posTexels, &s.nrmTexels, &s.prepTexels); err != nil {
 			return nil, err
@@ -296,7 +260,7 @@ func tiles(w, h int) (tx, ty int) {
 // Where culls says so, the culling pass marks the triangles not wholly
 // outside the view (in list, past the boxes' records), scan.MarkedIndices lists their
 // indices (past the marks), and the setup pass takes only those.
-func (s *tiledStage) setUp(sc *scan.Scanner, b *setupBatch, recs *shadeRecords) (records int, stats raster.SetupStats, err error) {
+func (s *tiledStage) setUp(sc *scan.Scanner, b *setupBatch, recs *shadeRecords, cullOverride int) (records int, stats raster.SetupStats, err error) {
 	if err := s.variants(b.records); err != nil {
 		return 0, stats, err
 	}
@@ -323,7 +287,7 @@ func (s *tiledStage) setUp(sc *scan.Scanner, b *setupBatch, recs *shadeRecords) 
 	align := max(s.c.Caps().SSBOOffsetAlignment/4, scan.SmallTexelAlign)
 	marks := (2*b.n + align - 1) / align * align
 	keptAt := (marks + b.n + align - 1) / align * align
-	cull := s.culls(b) && keptAt+b.n <= s.maxList
+	cull := s.culls(b, cullOverride) && keptAt+b.n <= s.maxList
 	s.culledLast, s.culledOut = cull, 0
 	room := 2 * b.n
 	if cull {
@@ -511,11 +475,7 @@ func (s *tiledStage) draw(p *gpu.Program, vis, prims *gpu.Buffer[uint32], w, h i
 	p.SetInt("tilesX", int32(tx))
 	p.SetUint("numTiles", uint32(nt))
 	s.c.BindStorage(bindingTileCounter, s.counter)
-	// The listed tiles run in one dimension of work groups, which the
-	// driver bounds (65535 on llvmpipe, a 2048 x 2048 image's tiles).
-	// Where nearly every tile holds a triangle (zoomed views), the
-	// list's reads cost more than the few empty tiles' passes.
-	if all || nt > s.c.Caps().MaxWorkGroupCount[0] || s.filled > nt*7/8 {
+	if all || !listTiles(s.c.Caps(), nt, s.filled) {
 		p.SetInt("listed", 0)
 		p.Dispatch(tx, ty, 1)
 	} else {
@@ -536,7 +496,7 @@ func (f *frame) drawTiled(b *mesh.GPU, first, base int) (int, error) {
 	w, h := r.opts.Width, r.opts.Height
 	if r.tiled == nil {
 		var err error
-		if r.tiled, err = newTiledStage(r.c, r.vis64); err != nil {
+		if r.tiled, err = newTiledStage(r.c, r.vis64, r.test); err != nil {
 			return 0, err
 		}
 	}
@@ -552,7 +512,7 @@ func (f *frame) drawTiled(b *mesh.GPU, first, base int) (int, error) {
 	for {
 		sb.n = n
 		err := f.timed(StageTileSetup, func() (err error) {
-			records, stats, err = r.tiled.setUp(r.sc, sb, r.recs)
+			records, stats, err = r.tiled.setUp(r.sc, sb, r.recs, r.test.tiledCull)
 			return err
 		})
 		if err != nil {
