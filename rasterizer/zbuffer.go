@@ -20,48 +20,9 @@ func (f *frame) zBuffer(bt batch) error {
 	r := f.r
 	f.flushMerge() // the last batch's, whose keys the scan below replaces
 	keys := false
-	err := f.timed(StageZPrepare, func() error {
-		if !f.cleared {
-			f.clear()
-		}
-		if err := r.loadSpans(bt.spans); err != nil {
-			return err
-		}
-		if r.vis64 {
-			f.st.Pixels += int64(scan.Reduce(r.sc, r.zLoop.Workload(), scan.Add))
-			return nil
-		}
-		// Each span's first test (the exclusive scan of the spans'
-		// pixels), then two words a test from keyBase. The scan's last
-		// offset and the last span's pixels give the batch's pixels,
-		// where a reduction would take another pass over the spans.
-		if err := grow(r.c, &r.zkeys, int(keyBase(bt.spans)), "visibility keys"); err != nil {
-			return err
-		}
-		offsets := r.zkeys.Slice(0, bt.spans)
-		scan.Offsets(r.sc, offsets, r.zLoop.Workload())
-		var last, lastPixels [1]uint32
-		offsets.Read(bt.spans-1, last[:])
-		r.zLoop.Workload().Read(bt.spans-1, lastPixels[:])
-		pixels := int64(last[0]) + int64(lastPixels[0])
-		f.st.Pixels += pixels
-		words := int64(keyBase(bt.spans)) + 2*pixels
-		limit := r.c.Caps().MaxSSBOSize / 4
-		if r.maxKeyWords > 0 {
-			limit = int64(r.maxKeyWords)
-		}
-		if keys = words <= limit && words < int64(raster.NoPrimitive); !keys {
-			f.st.Visibility = visibility32IDPass
-			return nil
-		}
-		if r.zkeys.Len() < int(words) {
-			// Grown, the keys lose the offsets: scan again.
-			if err := grow(r.c, &r.zkeys, int(words), "visibility keys"); err != nil {
-				return err
-			}
-			scan.Offsets(r.sc, r.zkeys.Slice(0, bt.spans), r.zLoop.Workload())
-		}
-		return nil
+	err := f.timed(StageZPrepare, func() (err error) {
+		keys, err = f.zPrepare(bt)
+		return err
 	})
 	if err != nil {
 		return err
@@ -84,6 +45,64 @@ func (f *frame) zBuffer(bt batch) error {
 		return err
 	}
 	addLoopStats(&f.st.ZBuffer, zs)
+	return f.zWinners(bt, keys)
+}
+
+// zPrepare clears the visibility buffer once a frame and loads the
+// z-buffer loop with the batch's spans, counting their pixels; on the
+// 32-bit path it also lays out each span's first test (the exclusive
+// scan of the spans' pixels) in r.zkeys and says whether the tests' keys
+// fit after them (keys), else the batch takes the two-pass fallback.
+func (f *frame) zPrepare(bt batch) (keys bool, err error) {
+	r := f.r
+	if !f.cleared {
+		f.clear()
+	}
+	if err := r.loadSpans(bt.spans); err != nil {
+		return false, err
+	}
+	if r.vis64 {
+		f.st.Pixels += int64(scan.Reduce(r.sc, r.zLoop.Workload(), scan.Add))
+		return false, nil
+	}
+	// Each span's first test, then two words a test from keyBase. The
+	// scan's last offset and the last span's pixels give the batch's
+	// pixels, where a reduction would take another pass over the spans.
+	if err := grow(r.c, &r.zkeys, int(keyBase(bt.spans)), "visibility keys"); err != nil {
+		return false, err
+	}
+	offsets := r.zkeys.Slice(0, bt.spans)
+	scan.Offsets(r.sc, offsets, r.zLoop.Workload())
+	var last, lastPixels [1]uint32
+	offsets.Read(bt.spans-1, last[:])
+	r.zLoop.Workload().Read(bt.spans-1, lastPixels[:])
+	pixels := int64(last[0]) + int64(lastPixels[0])
+	f.st.Pixels += pixels
+	words := int64(keyBase(bt.spans)) + 2*pixels
+	limit := r.c.Caps().MaxSSBOSize / 4
+	if r.maxKeyWords > 0 {
+		limit = int64(r.maxKeyWords)
+	}
+	if keys = words <= limit && words < int64(raster.NoPrimitive); !keys {
+		f.st.Visibility = visibility32IDPass
+		return false, nil
+	}
+	if r.zkeys.Len() < int(words) {
+		// Grown, the keys lose the offsets: scan again.
+		if err := grow(r.c, &r.zkeys, int(words), "visibility keys"); err != nil {
+			return false, err
+		}
+		scan.Offsets(r.sc, r.zkeys.Slice(0, bt.spans), r.zLoop.Workload())
+	}
+	return true, nil
+}
+
+// zWinners settles the batch's winners after its z-buffer loop: the
+// 32-bit path's keys left pending for the next batch or the resolve pass
+// to merge, the emulated 64-bit path's winners merged, or the 32-bit
+// fallback's id pass.
+func (f *frame) zWinners(bt batch, keys bool) error {
+	r := f.r
 	switch {
 	case keys:
 		// Merged before the next batch's keys replace these (zBuffer),
