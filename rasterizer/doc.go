@@ -119,6 +119,17 @@
 // clipped, not dropped; triangles with NaN or infinite coordinates and
 // triangles of zero area are skipped and counted in FrameStats.Setup.
 //
+// # Tuning
+//
+// Which path and kernel variant a frame takes on this driver (buffer
+// textures or storage blocks, the tile kernel's barriers, the tiled
+// setup's culling pass, the listed tiles, the shading records) is decided
+// in tuning.go, each choice a named policy with its reason, from gpu.Caps
+// and the last frame's counts; TUNING.md keeps what was measured. No
+// choice changes a pixel. The renderer's own scans (offsets of counts,
+// the culling pass's marks) take the caller's scan.Scanner's small-input
+// path (scan.Offsets, scan.MarkedIndices).
+//
 // # Costs
 //
 // The cost-driven policies compare what balancing saves with its cost in
