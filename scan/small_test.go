@@ -201,3 +201,32 @@ func TestSmallPathDispatches(t *testing.T) {
 		sum += in[i]
 	}
 }
+
+// TestSmallPathMisuse: Offsets and MarkedIndices check their arguments
+// as the scans do, on either path.
+func TestSmallPathMisuse(t *testing.T) {
+	c := gputest.Context(t)
+	s, err := scan.New(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Delete)
+	buf := func(n int) gpu.Array[uint32] { return upload(t, c, make([]uint32, n)) }
+	a, b, six := buf(5), buf(5), buf(6)
+	big := upload(t, c, make([]uint32, 64))
+	for _, on := range []bool{true, false} {
+		scan.SetSmallPath(s, on, false)
+		gputest.MustPanic(t, "scan: Offsets: s is nil", func() { scan.Offsets(nil, a, b) })
+		gputest.MustPanic(t, "scan: Offsets: dst is nil", func() { scan.Offsets(s, nil, b) })
+		gputest.MustPanic(t, "scan: Offsets: src has 6 elements but dst has 5", func() { scan.Offsets(s, a, six) })
+		gputest.MustPanic(t, "scan: Offsets: dst and src overlap without being the same range", func() {
+			scan.Offsets(s, gpu.Array[uint32](big.Slice(0, 16)), gpu.Array[uint32](big.Slice(8, 16)))
+		})
+		gputest.MustPanic(t, "scan: MarkedIndices: dst has 5 words, fewer than marks' 6", func() { scan.MarkedIndices(s, a, six) })
+		gputest.MustPanic(t, "scan: MarkedIndices: dst and marks overlap", func() { scan.MarkedIndices(s, a, a) })
+		dead := buf(5)
+		dead.(*gpu.Buffer[uint32]).Delete()
+		gputest.MustPanic(t, "scan: MarkedIndices: marks was deleted", func() { scan.MarkedIndices(s, a, dead) })
+	}
+	scan.SetSmallPath(s, scan.SmallPathPays(s), false)
+}
