@@ -214,7 +214,7 @@ func quadsPass(blocks []*mesh.GPU, w int) bool {
 // float32 transform's rounding. The unzoomed views leave half the image or
 // more outside. Bounds are the mesh's writer's word, so the setup passes
 // check every set-up triangle against the box, and a frame with one
-// outside it shades the whole image (frame.resolve).
+// outside it shades the whole image (frame.checkedBox).
 func shadedBox(blocks []*mesh.GPU, cam view.Camera, w, h int) [4]int {
 	whole := [4]int{0, 0, w, h}
 	cs, ok := boundsCorners(blocks, cam)
@@ -294,17 +294,6 @@ func quadAligned(box [4]int, w int) [4]int {
 	return box
 }
 
-// checkedBox is the frame's box (shadedBox) where setup found every set-up
-// triangle so far within it, else the whole image; the tiled path's setup
-// does not check.
-func (f *frame) checkedBox() [4]int {
-	r := f.r
-	if r.opts.Tiled || f.outsideBox != 0 {
-		return [4]int{0, 0, r.opts.Width, r.opts.Height}
-	}
-	return f.box
-}
-
 // pass shades the pixels of box (shadedBox) whose primitive lies in block
 // b, whose first triangle has id base.
 func (s *resolveStage) pass(p *gpu.Program, quads bool, b *mesh.GPU, base int, prims, rgba gpu.Array[uint32], cam view.Camera, mat Material, w, h int, box [4]int) {
@@ -356,46 +345,51 @@ func setShading(c *gpu.Context, p *gpu.Program, b *mesh.GPU, cam view.Camera, ma
 	p.SetVec4("material", mat.Ambient, mat.Diffuse, mat.Specular, float32(math.Max(float64(mat.Shininess), 1)))
 }
 
-// resolve ends the frame: the visibility buffer cleared if no batch
+// resolveInput is the resolve stage's input: the mesh's blocks as cam
+// sees them, whether the frame stored shading records, and the pixels
+// that can hold a primitive (frame.checkedBox).
+type resolveInput struct {
+	blocks  []*mesh.GPU
+	cam     view.Camera
+	records bool
+	box     [4]int
+}
+
+// resolveFrame ends a frame that its batches did not shade (the tiled
+// path's one batch does): the visibility buffer cleared if no batch
 // reached the z-buffer (an empty or invisible mesh), the 64-bit path's
-// primitive ids extracted, and every pixel shaded; nothing when the tiled
-// path's one batch shaded the frame as it drew (f.shaded).
-func (f *frame) resolve(blocks []*mesh.GPU, cam view.Camera) error {
-	if f.shaded {
-		return nil
-	}
-	r := f.r
+// primitive ids extracted, and every pixel shaded, with the 32-bit path's
+// last merge (vs.pending) folded in where the pass can take it.
+func (r *Renderer) resolveFrame(in resolveInput, vs *visState, tm stageTimer) error {
 	w, h := r.opts.Width, r.opts.Height
-	if !f.cleared {
-		f.timedGL(StageZPrepare, f.clear)
+	if !vs.cleared {
+		tm.timedGL(StageZPrepare, func() { r.clearVisibility(vs) })
 	}
 	if r.vis64 {
-		f.timedGL(StageExtract, func() {
+		tm.timedGL(StageExtract, func() {
 			r.c.BindStorage(bindingVisibility, r.depth)
 			r.c.BindStorage(bindingPrims, r.prims)
 			r.prepare.run(extractPrims, w*h)
 		})
 	}
 	var recs *shadeRecords
-	if f.records {
+	if in.records {
 		recs = r.recs
 	}
-	box := f.checkedBox()
-	r.lastBox = box
+	r.lastBox = in.box
 	// The last batch's merge in the resolve pass where it can take it
 	// (one pass over the box, and one dispatch, fewer), else on its own.
-	merge := f.pending
-	if merge != nil && (r.test.resolveMergeApart || !quadsPass(blocks, w)) {
-		f.flushMerge()
+	merge := vs.pending
+	if merge != nil && (r.test.resolveMergeApart || !quadsPass(in.blocks, w)) {
+		r.flushMerge(vs, in.box, tm)
 		merge = nil
 	}
-	f.pending = nil
+	vs.pending = nil
 	r.lastFolded = merge != nil
 	var err error
-	f.timedGL(StageResolve, func() {
-		err = r.resolve.run(blocks, r.prims, r.rgba, cam, r.opts.Material, w, h, recs, box, merge)
+	tm.timedGL(StageResolve, func() {
+		err = r.resolve.run(in.blocks, r.prims, r.rgba, in.cam, r.opts.Material, w, h, recs, in.box, merge)
 	})
-	r.clock.read(&f.st.Stages)
 	return err
 }
 

@@ -6,6 +6,7 @@ import (
 	"github.com/dpgl/dpgl/gpu"
 	"github.com/dpgl/dpgl/rasterizer/mesh"
 	"github.com/dpgl/dpgl/rasterizer/raster"
+	"github.com/dpgl/dpgl/rasterizer/view"
 )
 
 // tileVariant is what a tile.comp variant does beyond the stage's own
@@ -73,95 +74,115 @@ func (s *tiledStage) draw(p *gpu.Program, vis, prims *gpu.Buffer[uint32], w, h i
 	s.c.Barrier(gpu.BarrierStorage)
 }
 
-// drawTiled is draw for Options.Tiled: one batch, triangles [first,
-// first+n) of block b, through the tiled setup, binning and the tile
-// kernel (StageTileSetup, StageTileLists, StageTiles), for the largest n
-// (up to f.batch) whose records and tile lists fit their storage blocks;
-// it returns n. The loops' statistics stay empty.
-func (f *frame) drawTiled(b *mesh.GPU, first, base int) (int, error) {
-	r := f.r
-	if r.tiled == nil {
-		var err error
-		if r.tiled, err = newTiledStage(r.c, r.vis64, r.test); err != nil {
-			return 0, err
-		}
-	}
-	n, records, err := f.tiledSetUp(b, first, base)
-	if err != nil {
-		return 0, err
-	}
-	if err := f.tiledDraw(b, first, n, records); err != nil {
-		return 0, err
-	}
-	r.clock.read(&f.st.Stages)
-	return n, nil
+// tiledInput is the tiled stages' input for one batch: triangles of
+// block from first (primitive ids from base+first), at most limit of them
+// (0: no limit), as cam (mvp its matrix) sees them; inView says that the
+// mesh's bounds lie within the view (no culling), records that the frame
+// stores shading records.
+type tiledInput struct {
+	block           *mesh.GPU
+	first, base     int
+	limit           int
+	mvp             [16]float32
+	cam             view.Camera
+	inView, records bool
 }
 
-// tiledSetUp sets up and bins triangles [first, first+n) of block b, for
-// the largest n (up to f.batch) whose records and tile lists fit their
-// storage blocks, and returns n and the records.
-func (f *frame) tiledSetUp(b *mesh.GPU, first, base int) (n, records int, err error) {
-	r := f.r
-	w, h := r.opts.Width, r.opts.Height
-	mvp := f.mvp
-	n = b.N - first
-	if f.batch > 0 {
-		n = min(n, f.batch)
+// tiledOutput is what the tiled stages did with a batch: its n triangles,
+// the batch size to start the next batches with, its setup statistics,
+// and, where it drew (drew), whether the image is shaded (the frame's
+// first batch took the whole block and shaded as it drew).
+type tiledOutput struct {
+	n, limit     int
+	stats        raster.SetupStats
+	drew, shaded bool
+}
+
+// drawTiled runs one batch through the tiled setup, binning and the tile
+// kernel (StageTileSetup, StageTileLists, StageTiles), for the largest n
+// (up to the input's limit) whose records and tile lists fit their
+// storage blocks. vs is the visibility buffers' state, which it updates.
+func (r *Renderer) drawTiled(in tiledInput, vs *visState, tm stageTimer) (out tiledOutput, err error) {
+	if r.tiled == nil {
+		if r.tiled, err = newTiledStage(r.c, r.vis64, r.test); err != nil {
+			return out, err
+		}
 	}
-	sb := &setupBatch{pos: b.Positions.Slice(0, 3*b.N), first: first, primBase: uint32(base + first), mvp: &mvp, width: w, height: h, cull: !f.inView,
-		records: f.records, normals: b.Normals.Slice(0, 3*b.N), cam: &f.cam, mat: r.opts.Material}
-	var stats raster.SetupStats
+	records := 0
+	if out, records, err = r.tiledSetUp(in, tm); err != nil {
+		return out, err
+	}
+	err = r.tiledDraw(in, out.n, records, vs, tm, &out)
+	return out, err
+}
+
+// tiledSetUp sets up and bins the input's triangles, for the largest
+// batch whose records and tile lists fit their storage blocks, and
+// returns it and its records.
+func (r *Renderer) tiledSetUp(in tiledInput, tm stageTimer) (out tiledOutput, records int, err error) {
+	b := in.block
+	w, h := r.opts.Width, r.opts.Height
+	mvp := in.mvp
+	n := b.N - in.first
+	if in.limit > 0 {
+		n = min(n, in.limit)
+	}
+	out.limit = in.limit
+	sb := &setupBatch{pos: b.Positions.Slice(0, 3*b.N), first: in.first, primBase: uint32(in.base + in.first), mvp: &mvp, width: w, height: h, cull: !in.inView,
+		records: in.records, normals: b.Normals.Slice(0, 3*b.N), cam: &in.cam, mat: r.opts.Material}
 	for {
 		sb.n = n
-		err := f.timed(StageTileSetup, func() (err error) {
-			records, stats, err = r.tiled.setUp(r.sc, sb, r.recs, r.test.tiledCull)
+		err := tm.timed(StageTileSetup, func() (err error) {
+			records, out.stats, err = r.tiled.setUp(r.sc, sb, r.recs, r.test.tiledCull)
 			return err
 		})
 		if err != nil {
-			return 0, 0, err
+			return out, 0, err
 		}
 		if records > r.tiled.maxPrep {
-			n = f.shrink(n, records, r.tiled.maxPrep)
+			n = shrinkBatch(n, records, r.tiled.maxPrep)
+			out.limit = n
 			continue
 		}
 		var entries int
 		ok := false
-		err = f.timed(StageTileLists, func() (err error) {
+		err = tm.timed(StageTileLists, func() (err error) {
 			entries, ok, err = r.tiled.bin(r.sc, records, w, h)
 			return err
 		})
 		if err != nil {
-			return 0, 0, err
+			return out, 0, err
 		}
 		if !ok {
-			n = f.shrink(n, entries, r.tiled.maxList)
+			n = shrinkBatch(n, entries, r.tiled.maxList)
+			out.limit = n
 			continue
 		}
-		break
+		out.n = n
+		return out, records, nil
 	}
-	f.st.Setup = addSetupStats(f.st.Setup, stats)
-	f.st.Batches++
-	return n, records, nil
 }
 
-// tiledDraw runs the tile kernel over the batch of n triangles from first
-// of block b that tiledSetUp set up into records.
-func (f *frame) tiledDraw(b *mesh.GPU, first, n, records int) error {
-	r := f.r
+// tiledDraw runs the tile kernel over the batch of n triangles that
+// tiledSetUp set up into records.
+func (r *Renderer) tiledDraw(in tiledInput, n, records int, vs *visState, tm stageTimer, out *tiledOutput) error {
 	w, h := r.opts.Width, r.opts.Height
 	switch {
-	case !f.cleared && first == 0 && n == b.N && !r.tiled.separateResolve:
-		return f.tiledDrawShaded(b)
+	case !vs.cleared && in.first == 0 && n == in.block.N && !r.tiled.separateResolve:
+		if err := r.tiledDrawShaded(in, tm); err != nil {
+			return err
+		}
+		vs.cleared, out.drew, out.shaded = true, true, true
 	case records > 0:
-		if !f.cleared {
-			f.timedGL(StageZPrepare, f.clear)
+		if !vs.cleared {
+			tm.timedGL(StageZPrepare, func() { r.clearVisibility(vs) })
 		}
 		p, err := r.tiled.tileKernel(tileVariant{wholeRows: wholeRows(w), large: r.tiled.large})
 		if err != nil {
 			return err
 		}
-		f.timedGL(StageTiles, func() { r.tiled.draw(p, r.depth, r.prims, w, h, false) })
-		f.shaded = false
+		tm.timedGL(StageTiles, func() { r.tiled.draw(p, r.depth, r.prims, w, h, false) })
+		out.drew, out.shaded = true, false
 	}
 	return nil
 }
@@ -169,16 +190,16 @@ func (f *frame) tiledDraw(b *mesh.GPU, first, n, records int) error {
 // tiledDrawShaded is tiledDraw where the frame's first batch takes the
 // whole block: the tiles start from empty buffers and shade as they draw.
 // Should a later block's batch follow, it merges into what this one wrote
-// and resets shaded, and resolve shades the frame.
-func (f *frame) tiledDrawShaded(b *mesh.GPU) error {
-	r := f.r
+// and the frame's resolve pass shades the image.
+func (r *Renderer) tiledDrawShaded(in tiledInput, tm stageTimer) error {
+	b := in.block
 	w, h := r.opts.Width, r.opts.Height
-	shade, err := r.tiled.tileKernel(tileVariant{shade: true, records: f.records, wholeRows: wholeRows(w), large: r.tiled.large})
+	shade, err := r.tiled.tileKernel(tileVariant{shade: true, records: in.records, wholeRows: wholeRows(w), large: r.tiled.large})
 	if err != nil {
 		return err
 	}
-	f.timedGL(StageTiles, func() {
-		if f.records {
+	tm.timedGL(StageTiles, func() {
+		if in.records {
 			if err = r.recs.bindRead(b.N, r.tiled.texels); err != nil {
 				return
 			}
@@ -192,14 +213,10 @@ func (f *frame) tiledDrawShaded(b *mesh.GPU) error {
 			r.prims.FillRange(0, w*h, raster.NoPrimitive)
 			r.rgba.FillRange(0, w*h, PackRGBA(r.opts.Material.Background))
 		}
-		setShading(r.c, shade, b, f.cam, r.opts.Material)
+		setShading(r.c, shade, b, in.cam, r.opts.Material)
 		r.tiled.bindVertices(b)
 		r.c.BindStorage(bindingImage, r.rgba)
 		r.tiled.draw(shade, r.depth, r.prims, w, h, r.vis64)
 	})
-	if err != nil {
-		return err
-	}
-	f.cleared, f.shaded = true, true
-	return nil
+	return err
 }
