@@ -14,9 +14,12 @@
 // its kernel: setup.go (StageTransformClip, StageSetup), scanconv.go
 // (StageScanPrepare, StageScanLoop), zbuffer.go (StageZPrepare,
 // StageZLoop, StageMerge, StageIDPass), resolve.go (StageExtract,
-// StageResolve), with prepare.go's small kernels between them; frame.go
-// composes them into Render, and FrameStats.Stages gives each one's GPU
-// time. layout.go holds what the stages pass each other: the binding
+// StageResolve), with prepare.go's small kernels between them; the tiled
+// path's are tilesetup.go, tilebin.go and tiledraw.go (StageTileSetup,
+// StageTileLists, StageTiles). Each stage takes its inputs and returns its
+// outputs explicitly (setupInput and setupOutput, zOutput, resolveInput,
+// tiledInput and tiledOutput); frame.go orders them into Render, and
+// FrameStats.Stages gives each one's GPU time. layout.go holds what the stages pass each other: the binding
 // points (one per buffer, shared with the GLSL through
 // shaders/rasterizer/layout.glsl) and the Go twins of the GLSL records.
 //
