@@ -80,7 +80,7 @@ func TestRenderBatches(t *testing.T) {
 		{"batches of 111, some over a key limit of 1500", blocks, 111, 0, 0, 1500},
 		{"unbatched over a key limit of 1", whole, 0, 0, 0, 1},
 	}
-	forVisibilityPaths(t, c, func(vis32 bool) {
+	forVisibilityPaths(t, c, func(vis32 bool, test testOptions) {
 		for _, pol := range balancer.Policies {
 			var first []uint32
 			for _, v := range variants {
@@ -88,7 +88,7 @@ func TestRenderBatches(t *testing.T) {
 				o.Width, o.Height, o.Visibility32 = w, h, vis32
 				o.ScanConversion = quiet(balancer.Config{Policy: pol})
 				o.ZBuffer = quiet(balancer.Config{Policy: pol})
-				rd, err := New(s, o)
+				rd, err := newRenderer(s, o, test)
 				if err != nil {
 					t.Fatal(err)
 				}

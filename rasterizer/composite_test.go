@@ -26,11 +26,11 @@ func TestVisibilityComposite(t *testing.T) {
 	mvp := cam.MVP()
 	setup, _ := raster.SetupMesh(&mvp, soup, w, h)
 	ref := raster.Rasterize(setup, w, h)
-	forVisibilityPaths(t, c, func(vis32 bool) {
+	forVisibilityPaths(t, c, func(vis32 bool, test testOptions) {
 		o := DefaultOptions()
 		o.Width, o.Height, o.Visibility32 = w, h, vis32
 		o.ScanConversion, o.ZBuffer = quiet(o.ScanConversion), quiet(o.ZBuffer)
-		rd, err := New(s, o)
+		rd, err := newRenderer(s, o, test)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -22,11 +22,10 @@ func TestTiledCullingSameFrames(t *testing.T) {
 	const w, h = 96, 80
 	plain := newTiledRenderer(t, s, w, h)
 	culled := newTiledRenderer(t, s, w, h)
-	defer func() { tiledCull = 0 }()
 	ran, left := 0, 0
 	forScenesInBatches(t, c, w, h, func(label string, m *mesh.GPU, cam view.Camera, batch int) {
 		plain.batchTriangles, culled.batchTriangles = batch, batch
-		tiledCull = -1
+		plain.test.tiledCull = -1
 		want, err := plain.Render(m, cam)
 		if err != nil {
 			t.Fatal(err)
@@ -34,7 +33,7 @@ func TestTiledCullingSameFrames(t *testing.T) {
 		if plain.tiled.culledLast {
 			t.Fatalf("%s: the culling pass ran where it was off", label)
 		}
-		tiledCull = 1
+		culled.test.tiledCull = 1
 		got, err := culled.Render(m, cam)
 		if err != nil {
 			t.Fatal(err)

@@ -14,9 +14,12 @@
 // its kernel: setup.go (StageTransformClip, StageSetup), scanconv.go
 // (StageScanPrepare, StageScanLoop), zbuffer.go (StageZPrepare,
 // StageZLoop, StageMerge, StageIDPass), resolve.go (StageExtract,
-// StageResolve), with prepare.go's small kernels between them; frame.go
-// composes them into Render, and FrameStats.Stages gives each one's GPU
-// time. layout.go holds what the stages pass each other: the binding
+// StageResolve), with prepare.go's small kernels between them; the tiled
+// path's are tilesetup.go, tilebin.go and tiledraw.go (StageTileSetup,
+// StageTileLists, StageTiles). Each stage takes its inputs and returns its
+// outputs explicitly (setupInput and setupOutput, zOutput, resolveInput,
+// tiledInput and tiledOutput); frame.go orders them into Render, and
+// FrameStats.Stages gives each one's GPU time. layout.go holds what the stages pass each other: the binding
 // points (one per buffer, shared with the GLSL through
 // shaders/rasterizer/layout.glsl) and the Go twins of the GLSL records.
 //
@@ -118,6 +121,17 @@
 // the paper); triangles crossing the near or far plane or the guard band are
 // clipped, not dropped; triangles with NaN or infinite coordinates and
 // triangles of zero area are skipped and counted in FrameStats.Setup.
+//
+// # Tuning
+//
+// Which path and kernel variant a frame takes on this driver (buffer
+// textures or storage blocks, the tile kernel's barriers, the tiled
+// setup's culling pass, the listed tiles, the shading records) is decided
+// in tuning.go, each choice a named policy with its reason, from gpu.Caps
+// and the last frame's counts; TUNING.md keeps what was measured. No
+// choice changes a pixel. The renderer's own scans (offsets of counts,
+// the culling pass's marks) take the caller's scan.Scanner's small-input
+// path (scan.Offsets, scan.MarkedIndices).
 //
 // # Costs
 //

@@ -60,23 +60,33 @@ func (r *Renderer) render(m *mesh.GPU, cam view.Camera) (FrameStats, error) {
 	if st := f.st.Setup; st.Input > 0 && st.NonFinite == st.Input {
 		return f.st, fmt.Errorf("rasterizer: nothing drawn: all %d triangles have NaN or infinite coordinates after the camera transform", st.Input)
 	}
-	if err := f.resolve(m.Blocks(), cam); err != nil {
-		return f.st, err
+	if !f.shaded {
+		in := resolveInput{blocks: m.Blocks(), cam: cam, records: f.records, box: f.checkedBox()}
+		err := r.resolveFrame(in, &f.vis, f.tm)
+		f.tm.read()
+		if err != nil {
+			return f.st, err
+		}
 	}
 	f.st.setTimes(time.Since(start))
 	return f.st, nil
 }
 
-// frame is the state of one Render across its batches.
+// frame is the state of one Render across its batches. It orders the
+// stages (setup.go, scanconv.go, zbuffer.go, resolve.go; tiledraw.go on
+// the tiled path), which are the renderer's and take their inputs and
+// return their outputs explicitly, and folds those into its statistics.
 type frame struct {
-	r       *Renderer
-	st      FrameStats
-	cleared bool // the visibility buffer is cleared for this frame
-	drawn   bool // a batch wrote the 32-bit path's depth and id buffers since
-	batch   int  // triangles to try in the next batch
-	mvp     [16]float32
-	cam     view.Camera
-	shaded  bool // the image is shaded: the tiled path's one batch did it (tiled.go)
+	r     *Renderer
+	st    FrameStats
+	tm    stageTimer // the stages time themselves into st.Stages
+	vis   visState   // the visibility buffers across the batches
+	batch int        // triangles to try in the next batch
+	mvp   [16]float32
+	cam   view.Camera
+	// shaded: the image is shaded, by the tiled path's one batch
+	// (tiledraw.go), and the frame needs no resolve pass.
+	shaded bool
 	// records: the setup passes store the shading records of the
 	// triangles they set up, in r.recs, and the shading reads them.
 	records bool
@@ -85,12 +95,19 @@ type frame struct {
 	// with none, the resolve pass shades only the box.
 	box        [4]int
 	outsideBox int
-	// pending is the 32-bit path's last batch's merge of its winning
-	// keys, not yet run (frame.flushMerge, or the resolve pass).
-	pending *keyMerge
 	// inView: the mesh's bounds lie within the view (boundsInView): no
 	// triangle lies wholly outside it, and the tiled setup culls none.
 	inView bool
+}
+
+// visState is the visibility buffers' state across a frame's batches,
+// which the z-buffer, tiled and resolve stages read and update.
+type visState struct {
+	cleared bool // the visibility buffer is cleared for this frame
+	drawn   bool // a batch wrote the 32-bit path's depth and id buffers since
+	// pending is the 32-bit path's last batch's merge of its winning
+	// keys, not yet run (Renderer.flushMerge, or the resolve pass).
+	pending *keyMerge
 }
 
 // newFrame checks Render's arguments and starts a frame.
@@ -109,12 +126,12 @@ func (r *Renderer) newFrame(m *mesh.GPU, cam view.Camera) (*frame, error) {
 	}
 	f := &frame{r: r, batch: r.batchTriangles, mvp: mvp, cam: cam, box: shadedBox(m.Blocks(), cam, r.opts.Width, r.opts.Height),
 		inView: boundsInView(m.Blocks(), cam)}
-	// The tiled path shades only the tiles that hold a triangle: the
-	// records pay where it shades more pixels than it sets up triangles,
-	// judged by its last frame (the paper's unzoomed views shade about as
-	// many as they set up, the zoomed ones several times as many). The
-	// loops' resolve shades every pixel of the mesh's box (shadedBox).
-	if !(r.opts.Tiled && r.tiled != nil && r.tiled.lastSetUp > r.tiled.lastShaded) {
+	f.tm = stageTimer{c: r.c, k: r.clock, t: &f.st.Stages}
+	if r.test.resolveWholeImage {
+		f.box = [4]int{0, 0, r.opts.Width, r.opts.Height}
+	}
+	// The tiled path's choice by its last frame (tiledRecordsPay).
+	if !r.test.shadeRecordsOff && !(r.opts.Tiled && r.tiled != nil && !tiledRecordsPay(r.tiled.lastSetUp, r.tiled.lastShaded)) {
 		var err error
 		if f.records, err = r.recs.prepare(m.Len()); err != nil {
 			return nil, err
@@ -136,18 +153,71 @@ func (r *Renderer) newFrame(m *mesh.GPU, cam view.Camera) (*frame, error) {
 // buffer, for the largest n (up to f.batch) whose set-up triangles and
 // spans fit their storage blocks, and returns n.
 func (f *frame) draw(b *mesh.GPU, first, base int) (int, error) {
-	bt, err := f.setUp(b, first, base)
+	r := f.r
+	in := setupInput{block: b, first: first, base: base, limit: f.batch, mvp: &f.mvp, cam: &f.cam, box: f.box, records: f.records}
+	su, err := r.setUp(in, f.tm)
 	if err != nil {
 		return 0, err
 	}
-	if err := f.scanConvert(bt); err != nil {
+	bt := su.batch
+	f.batch = su.limit
+	f.st.Setup = addSetupStats(f.st.Setup, su.stats)
+	f.outsideBox += su.outsideBox
+	f.st.Spans += int64(bt.spans)
+	f.st.Batches++
+	sc, err := r.scanConvert(bt, f.tm)
+	if err != nil {
 		return 0, err
 	}
-	if err := f.zBuffer(bt); err != nil {
+	if bt.tris > 0 {
+		addLoopStats(&f.st.ScanConversion, sc)
+	}
+	z, err := r.zBuffer(bt, f.st.Batches > 1, f.checkedBox(), &f.vis, f.tm)
+	if err != nil {
 		return 0, err
 	}
-	f.r.clock.read(&f.st.Stages)
+	f.st.Pixels += z.pixels
+	if z.idPass {
+		f.st.Visibility = visibility32IDPass
+	}
+	if bt.spans > 0 {
+		addLoopStats(&f.st.ZBuffer, z.loop)
+	}
+	if z.ranIDs {
+		addLoopStats(&f.st.ZBufferIDs, z.ids)
+	}
+	f.tm.read()
 	return bt.n, nil
+}
+
+// drawTiled is draw for Options.Tiled: one batch through the tiled
+// stages (Renderer.drawTiled) in place of the loops, whose statistics
+// stay empty; it returns the batch's triangles.
+func (f *frame) drawTiled(b *mesh.GPU, first, base int) (int, error) {
+	in := tiledInput{block: b, first: first, base: base, limit: f.batch, mvp: f.mvp, cam: f.cam, inView: f.inView, records: f.records}
+	out, err := f.r.drawTiled(in, &f.vis, f.tm)
+	if err != nil {
+		return 0, err
+	}
+	f.batch = out.limit
+	f.st.Setup = addSetupStats(f.st.Setup, out.stats)
+	f.st.Batches++
+	if out.drew {
+		f.shaded = out.shaded
+	}
+	f.tm.read()
+	return out.n, nil
+}
+
+// checkedBox is the frame's box (shadedBox) where setup found every set-up
+// triangle so far within it, else the whole image; the tiled path's setup
+// does not check.
+func (f *frame) checkedBox() [4]int {
+	r := f.r
+	if r.opts.Tiled || f.outsideBox != 0 {
+		return [4]int{0, 0, r.opts.Width, r.opts.Height}
+	}
+	return f.box
 }
 
 // batch is what setup made of a batch of triangles: n input triangles
@@ -157,30 +227,6 @@ func (f *frame) draw(b *mesh.GPU, first, base int) (int, error) {
 type batch struct {
 	n, tris, spans int
 	exactDepth     bool
-}
-
-// timed issues stage s's commands, fn, between the stage's timestamps.
-func (f *frame) timed(s Stage, fn func() error) error {
-	k := f.r.clock
-	k.keep(s, &f.st.Stages)
-	f.r.c.Do(k.timers[s].Start)
-	err := fn()
-	f.r.c.Do(k.timers[s].Stop)
-	k.ran |= 1 << s
-	return err
-}
-
-// timedGL is timed for a stage's commands that cannot fail, issued on the
-// GL thread.
-func (f *frame) timedGL(s Stage, fn func()) {
-	k := f.r.clock
-	k.keep(s, &f.st.Stages)
-	f.r.c.Do(func() {
-		k.timers[s].Start()
-		fn()
-		k.timers[s].Stop()
-	})
-	k.ran |= 1 << s
 }
 
 // setTimes derives the frame's summary times from its stages.
@@ -194,18 +240,17 @@ func (st *FrameStats) setTimes(wall time.Duration) {
 	st.Wall = wall
 }
 
-// shrink returns the batch size to try, and to start the next batches
-// with, after n triangles made got of something that holds at most limit:
-// in proportion, with a tenth to spare, and at least halved so that the
-// search ends.
-func (f *frame) shrink(n, got, limit int) int {
+// shrinkBatch returns the batch size to try, and to start the next
+// batches with, after n triangles made got of something that holds at
+// most limit: in proportion, with a tenth to spare, and at least halved so
+// that the search ends.
+func shrinkBatch(n, got, limit int) int {
 	if n <= 1 {
 		// One triangle makes at most 7 set-up triangles of at most
 		// MaxImageSize rows each: far below any storage block.
 		panic(fmt.Sprintf("rasterizer: one triangle made %d of a limit of %d", got, limit))
 	}
-	f.batch = max(1, min(n/2, int(float64(n)*float64(limit)/float64(got)*0.9)))
-	return f.batch
+	return max(1, min(n/2, int(float64(n)*float64(limit)/float64(got)*0.9)))
 }
 
 // addSetupStats sums two batches' setup statistics.

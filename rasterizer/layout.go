@@ -37,11 +37,6 @@ const (
 	bindingZKeys       = 21 // 32-bit visibility: each span's first test, then the tests' keys
 	bindingTileBins    = 22 // tiled path: per tile a bin of records' indices
 	bindingShadeRecs   = 23 // per primitive id: its shading record (shaderecord.glsl)
-	// offsets.comp's input and output: any array, bound for that
-	// dispatch alone.
-	bindingOffsetsSrc   = bindingRows
-	bindingOffsetsDst   = bindingSpanBase
-	bindingOffsetsCount = bindingSetupStats
 
 	// numBindings is how many binding points the renderer needs: the
 	// driver must offer that many (GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS).
@@ -56,9 +51,6 @@ const (
 	unitSpans     = 3 // the z-buffer loop's spans (zbuffer.comp TEXELS)
 	unitTris      = 4 // the loops' set-up triangles, four texels each
 	unitShadeRecs = 5 // the shading records, three texels each
-	// offsets.comp's input's whole quads: any array, bound for that
-	// dispatch alone.
-	unitOffsetsSrc = unitTilePreps
 )
 
 // gpuTri mirrors struct Tri of shaders/rasterizer/raster.glsl (std430,

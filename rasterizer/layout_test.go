@@ -123,8 +123,6 @@ var blockBinding = map[string]int{
 	"TileCount": bindingTileCount, "TileStart": bindingTileStart, "List": bindingTileList,
 	"Preps": bindingTilePreps, "Counter": bindingTileCounter, "ZKeys": bindingZKeys, "ZKeyPairs": bindingZKeys, "WinnerPairs": bindingWinner, "Bins": bindingTileBins,
 	"ShadeRecords": bindingShadeRecs,
-	// offsets.comp's
-	"Src": bindingOffsetsSrc, "Src4": bindingOffsetsSrc, "Dst": bindingOffsetsDst, "Dst4": bindingOffsetsDst, "Count": bindingOffsetsCount,
 	// prepare.comp's views of four elements a uvec4
 	"Workload4": bindingWorkload, "ParallelIndex4": bindingParallelIndex, "Problem4": bindingProblem,
 	"Rows4": bindingRows, "SpanBase4": bindingSpanBase, "Spans4": bindingSpans,
@@ -135,9 +133,6 @@ var blockBinding = map[string]int{
 func rendererPrograms(r *Renderer) []*gpu.Program {
 	ps := []*gpu.Program{r.setup.count[0], r.setup.count[1], r.setup.emit, r.setup.countClip[0], r.setup.countClip[1], r.setup.emitClip, r.scanSol, r.resolve.prog[0][0], r.resolve.prog[0][1], r.resolve.prog[1][0], r.resolve.prog[1][1]}
 	ps = append(ps, r.resolve.merging[:]...)
-	if k := r.offsetsK; k != nil {
-		ps = append(ps, k.prog[0][0], k.prog[0][1], k.prog[1][0], k.prog[1][1])
-	}
 	for _, z := range r.zSol {
 		ps = append(ps, z[:]...)
 	}
@@ -164,20 +159,19 @@ func rendererPrograms(r *Renderer) []*gpu.Program {
 func visibilityRenderers(t *testing.T, c *gpu.Context) []*Renderer {
 	s := newScanner(t, c)
 	var out []*Renderer
-	forVisibilityPaths(t, c, func(vis32 bool) {
+	forVisibilityPaths(t, c, func(vis32 bool, test testOptions) {
 		o := DefaultOptions()
 		o.Width, o.Height, o.Visibility32 = 8, 8, vis32
 		// The resolve kernel that reads storage blocks (the tiled
 		// path's kernels read buffer textures where the driver allows).
-		storageBlockInputs = true
-		r, err := New(s, o)
-		storageBlockInputs = false
+		test.storageBlockInputs = true
+		r, err := newRenderer(s, o, test)
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(r.Delete)
 		// The tiled path's kernels, made when first used, now.
-		if r.tiled, err = newTiledStage(c, r.vis64); err != nil {
+		if r.tiled, err = newTiledStage(c, r.vis64, testOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		if err := r.tiled.variants(false); err != nil {
@@ -185,18 +179,6 @@ func visibilityRenderers(t *testing.T, c *gpu.Context) []*Renderer {
 		}
 		if _, _, err := r.setup.counting(false); err != nil {
 			t.Fatal(err)
-		}
-		if r.offsetsK == nil {
-			// Made only on CPU drivers without subgroups: made here all
-			// the same, so that its blocks are checked on every driver.
-			if r.offsetsK, err = newOffsetsKernel(c); err != nil {
-				t.Fatal(err)
-			}
-		}
-		for _, v := range [][2]bool{{false, false}, {false, true}, {true, false}, {true, true}} {
-			if _, err := r.offsetsK.program(v[0], v[1]); err != nil {
-				t.Fatal(err)
-			}
 		}
 		for _, v := range [][3]bool{{false, false, false}, {false, true, false}, {true, false, false}, {true, true, false}, {false, true, true}, {true, true, true}} {
 			if _, err := r.resolve.program(v[0], v[1], v[2]); err != nil {

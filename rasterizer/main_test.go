@@ -44,11 +44,12 @@ func TestMain(m *testing.M) {
 	})
 }
 
-// renderedWith makes a renderer with options o and renders m as cam sees
-// it, failing the test on an error; the caller deletes the renderer.
-func renderedWith(t *testing.T, s *scan.Scanner, o Options, m *mesh.GPU, cam view.Camera) (*Renderer, FrameStats) {
+// renderedWith makes a renderer with options o and tests' overrides test
+// and renders m as cam sees it, failing the test on an error; the caller
+// deletes the renderer.
+func renderedWith(t *testing.T, s *scan.Scanner, o Options, test testOptions, m *mesh.GPU, cam view.Camera) (*Renderer, FrameStats) {
 	t.Helper()
-	rd, err := New(s, o)
+	rd, err := newRenderer(s, o, test)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,6 @@ import (
 func TestResolveMergesLastBatch(t *testing.T) {
 	c := gputest.Context(t)
 	s := newScanner(t, c)
-	defer func() { resolveMergeApart = false }()
 	for _, size := range [][2]int{{96, 80}, {90, 64}} {
 		w, h := size[0], size[1]
 		o := DefaultOptions()
@@ -31,10 +30,10 @@ func TestResolveMergesLastBatch(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(apart.Delete)
+		apart.test.resolveMergeApart = true
 		folded := 0
 		forScenesInBatches(t, c, w, h, func(label string, m *mesh.GPU, cam view.Camera, batch int) {
 			fold.batchTriangles, apart.batchTriangles = batch, batch
-			resolveMergeApart = true
 			want, err := apart.Render(m, cam)
 			if err != nil {
 				t.Fatal(err)
@@ -42,7 +41,6 @@ func TestResolveMergesLastBatch(t *testing.T) {
 			if apart.lastFolded {
 				t.Fatalf("%s: the resolve pass merged where it was told not to", label)
 			}
-			resolveMergeApart = false
 			got, err := fold.Render(m, cam)
 			if err != nil {
 				t.Fatal(err)

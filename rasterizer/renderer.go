@@ -100,22 +100,15 @@ type FrameStats struct {
 // (triangles to spans), the z-buffer loop (spans to pixels) into a
 // visibility buffer, and a shading pass. See the package documentation.
 type Renderer struct {
-	c  *gpu.Context
-	sc *scan.Scanner // the caller's; the balancer loops scan with it
-	// own, where not nil, is the scanner of the renderer's own scans on a
-	// CPU driver whose scans run reduce-then-scan in small tiles: tiles
-	// of 4096 elements, so that an array of up to some 260,000 takes
-	// three dispatches, not five (llvmpipe spends some 80 µs on a
-	// dispatch, whatever it does). scans returns it, or sc. Since
-	// offsetsK, it takes only what that does not: arrays beyond
-	// oneGroupMax, and the tiled path's tile counts.
-	own *scan.Scanner
-	// offsetsK, made with own, takes the renderer's offsets (the set-up
-	// triangles' and spans', the keys' slots) and the tiled culling's
-	// compaction in one dispatch of one work group (offsets.go).
-	offsetsK *offsetsKernel
+	c *gpu.Context
+	// sc is the caller's scanner: the balancer loops scan with it, and
+	// the renderer's own scans (the set-up triangles' and spans' offsets,
+	// the keys' slots: scan.Offsets; the tiled culling's compaction:
+	// scan.MarkedIndices) take its small-input path.
+	sc       *scan.Scanner
 	opts     Options
-	atomic64 bool // the one-pass visibility path is available (driver, or tests' emulation)
+	test     testOptions // tests' overrides of the tuning (tuning.go)
+	atomic64 bool        // the one-pass visibility path is available (driver, or tests' emulation)
 	vis64    bool
 	emulate  bool // vis64 through zbuffer.comp's stand-in for 64-bit atomicMin
 
@@ -181,7 +174,10 @@ type Renderer struct {
 }
 
 // New makes a renderer on the scanner's context.
-func New(s *scan.Scanner, o Options) (r *Renderer, err error) {
+func New(s *scan.Scanner, o Options) (*Renderer, error) { return newRenderer(s, o, testOptions{}) }
+
+// newRenderer is New with tests' overrides of the tuning.
+func newRenderer(s *scan.Scanner, o Options, test testOptions) (r *Renderer, err error) {
 	if err := o.check(); err != nil {
 		return nil, err
 	}
@@ -189,8 +185,8 @@ func New(s *scan.Scanner, o Options) (r *Renderer, err error) {
 	if c.Caps().MaxSSBOBindings < numBindings {
 		return nil, fmt.Errorf("rasterizer: the renderer binds %d storage buffers at once, and %s offers %d binding points (GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS)", numBindings, c.Caps().Renderer, c.Caps().MaxSSBOBindings)
 	}
-	r = &Renderer{c: c, sc: s, opts: o}
-	r.atomic64 = hasAtomic64(c)
+	r = &Renderer{c: c, sc: s, opts: o, test: test}
+	r.atomic64 = c.Caps().Atomic64 || test.emulateAtomic64 && c.Caps().Int64
 	r.vis64 = r.atomic64 && !o.Visibility32
 	r.emulate = r.vis64 && !c.Caps().Atomic64
 	r.maxSetup = int(min(c.Caps().MaxSSBOSize/int64(unsafe.Sizeof(gpuTri{})), math.MaxInt32))
@@ -202,18 +198,10 @@ func New(s *scan.Scanner, o Options) (r *Renderer, err error) {
 			r = nil
 		}
 	}()
-	if c.Caps().Software && !s.Subgroups() && s.Options().GroupSize < ownScanGroup {
-		if r.own, err = scan.NewWithOptions(c, scan.Options{GroupSize: ownScanGroup, NoSubgroups: true}); err != nil {
-			return nil, err
-		}
-		if r.offsetsK, err = newOffsetsKernel(c); err != nil {
-			return nil, err
-		}
-	}
-	if r.setup, err = newSetupStage(c); err != nil {
+	if r.setup, err = newSetupStage(c, test.storageBlockInputs); err != nil {
 		return nil, err
 	}
-	if r.resolve, err = newResolveStage(c); err != nil {
+	if r.resolve, err = newResolveStage(c, test.storageBlockInputs); err != nil {
 		return nil, err
 	}
 	r.recs = newShadeRecords(c)
@@ -265,15 +253,6 @@ const (
 	// tests' keys outgrow a storage block: a depth pass, then an id pass.
 	visibility32IDPass = "32-bit: depths, then ids by search"
 )
-
-// emulateAtomic64 lets tests run the one-pass 64-bit visibility path on
-// drivers without 64-bit atomics, through zbuffer.comp's lock-based
-// stand-in for atomicMin (VIS64_EMULATE). Renderers made while it is set
-// keep it.
-var emulateAtomic64 bool
-
-// hasAtomic64 says whether c runs the 64-bit visibility path.
-func hasAtomic64(c *gpu.Context) bool { return c.Caps().Atomic64 || emulateAtomic64 && c.Caps().Int64 }
 
 // image allocates the per-pixel buffers for the options' size.
 func (r *Renderer) image() error {
@@ -340,22 +319,9 @@ func (r *Renderer) SetOptions(o Options) error {
 	return nil
 }
 
-// scans is the scanner of the renderer's own scans (Renderer.own).
-func (r *Renderer) scans() *scan.Scanner {
-	if r.own != nil {
-		return r.own
-	}
-	return r.sc
-}
-
-// ownScanGroup is the work-group size of Renderer.own's scans.
-const ownScanGroup = 64
-
-// Delete frees every GPU object of the renderer, its own scanner too (not
-// the caller's).
+// Delete frees every GPU object of the renderer (not the caller's
+// scanner).
 func (r *Renderer) Delete() {
-	r.own.Delete()
-	r.offsetsK.delete()
 	if r.setup != nil {
 		r.setup.delete()
 	}

@@ -75,11 +75,10 @@ func quiet(cfg balancer.Config) balancer.Config {
 // forVisibilityPaths runs f on each visibility path c can run: the 32-bit
 // one, then the one-pass 64-bit one. Where the driver lacks 64-bit atomics
 // the 64-bit path's buffers, packing and id extraction still run, with a
-// lock-based stand-in for 64-bit atomicMin (emulateAtomic64, set for f's
-// call only, so that a failing f cannot leave it set for later tests);
-// where it has no 64-bit integers at all, the path is skipped and the
-// test says so.
-func forVisibilityPaths(tb testing.TB, c *gpu.Context, f func(vis32 bool)) {
+// lock-based stand-in for 64-bit atomicMin (testOptions.emulateAtomic64 in
+// the test options f is given for its renderers); where it has no 64-bit
+// integers at all, the path is skipped and the test says so.
+func forVisibilityPaths(tb testing.TB, c *gpu.Context, f func(vis32 bool, test testOptions)) {
 	tb.Helper()
 	for _, vis32 := range []bool{true, false} {
 		if !vis32 && !c.Caps().Atomic64 {
@@ -89,11 +88,7 @@ func forVisibilityPaths(tb testing.TB, c *gpu.Context, f func(vis32 bool)) {
 			}
 			tb.Logf("64-bit visibility: emulated, the driver (%s) lacks 64-bit atomics", c.Caps().Renderer)
 		}
-		func() {
-			emulateAtomic64 = !vis32 && !c.Caps().Atomic64
-			defer func() { emulateAtomic64 = false }()
-			f(vis32)
-		}()
+		f(vis32, testOptions{emulateAtomic64: !vis32 && !c.Caps().Atomic64})
 	}
 }
 
@@ -123,7 +118,7 @@ func TestRenderMatchesCPUReference(t *testing.T) {
 	mvp := cam.MVP()
 	tris, cst := raster.SetupMesh(&mvp, soup, w, h)
 	ref := raster.Rasterize(tris, w, h)
-	forVisibilityPaths(t, c, func(vis32 bool) {
+	forVisibilityPaths(t, c, func(vis32 bool, test testOptions) {
 		var firstImage []uint32
 		for _, pol := range balancer.Policies {
 			for _, lanes := range []int{0, 1, 13} {
@@ -131,7 +126,7 @@ func TestRenderMatchesCPUReference(t *testing.T) {
 				o.Width, o.Height, o.Visibility32 = w, h, vis32
 				o.ScanConversion = quiet(balancer.Config{Policy: pol, Lanes: lanes})
 				o.ZBuffer = quiet(balancer.Config{Policy: pol, Lanes: lanes})
-				rd, st := renderedWith(t, s, o, m, cam)
+				rd, st := renderedWith(t, s, o, test, m, cam)
 				ranVisibility(t, rd, st)
 				name := fmt.Sprintf("%s lanes %d %s", pol, lanes, st.Visibility)
 				if rd.Visibility64() == vis32 {
@@ -179,7 +174,7 @@ func TestRenderDepthInDoubles(t *testing.T) {
 	large := append(append([][3]float32{}, small...), [3]float32{-1.5, -1.2, 0.3}, [3]float32{1.5, -1.2, -0.4}, [3]float32{1.5, 1.2, 0.2}, [3]float32{-1.5, -1.2, 0.3}, [3]float32{1.5, 1.2, 0.2}, [3]float32{-1.5, 1.2, -0.3})
 	cam := testViewCamera(w, h)
 	mvp := cam.MVP()
-	forVisibilityPaths(t, c, func(vis32 bool) {
+	forVisibilityPaths(t, c, func(vis32 bool, test testOptions) {
 		for _, k := range []struct {
 			name  string
 			soup  [][3]float32
@@ -190,7 +185,7 @@ func TestRenderDepthInDoubles(t *testing.T) {
 			m := uploadSoup(t, c, k.soup)
 			o := DefaultOptions()
 			o.Width, o.Height, o.Visibility32 = w, h, vis32
-			rd, st := renderedWith(t, s, o, m, cam)
+			rd, st := renderedWith(t, s, o, test, m, cam)
 			name := fmt.Sprintf("%s, %s", k.name, st.Visibility)
 			if rd.lastExactDepth != k.exact {
 				t.Errorf("%s: depths in doubles %v, want %v", name, rd.lastExactDepth, k.exact)
@@ -281,56 +276,5 @@ func TestRenderHostileInput(t *testing.T) {
 	o.Width = 0
 	if _, err := New(s, o); err == nil || !strings.Contains(err.Error(), "image size") {
 		t.Fatalf("a 0-wide image: %v", err)
-	}
-}
-
-// TestRendererOwnScans: where the caller's scanner runs reduce-then-scan in
-// small tiles (a CPU driver without subgroups), the renderer's own scans
-// take an array of 200,000 elements (the paper's frames have up to
-// 160,000 spans) in three dispatches, and scan it right; elsewhere they are
-// the caller's.
-func TestRendererOwnScans(t *testing.T) {
-	c := gputest.Context(t)
-	s := newScanner(t, c)
-	r, err := New(s, neverOptions(16, 16))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Delete()
-	small := c.Caps().Software && !s.Subgroups() && s.Options().GroupSize < ownScanGroup
-	if (r.own != nil) != small {
-		t.Fatalf("the renderer's own scanner made %v, the caller's runs small reduce-then-scan tiles %v", r.own != nil, small)
-	}
-	if r.own == nil {
-		if r.scans() != s {
-			t.Fatal("the renderer scans with a scanner of its own where the caller's serves")
-		}
-		return
-	}
-	const n = 200000
-	in := make([]uint32, n)
-	for i := range in {
-		in[i] = uint32(i%7 + i%3)
-	}
-	src, err := gpu.NewBufferFrom(c, in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Delete()
-	dst, err := gpu.NewBuffer[uint32](c, n)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer dst.Delete()
-	scan.ExclusiveScan(r.scans(), dst, src, scan.Add, 0)
-	if p := r.scans().LastPlan(); p.Dispatches > 3 {
-		t.Fatalf("the renderer's scan of %d elements: %v, want at most 3 dispatches", n, p)
-	}
-	got, sum := dst.Download(), uint32(0)
-	for i, v := range got {
-		if v != sum {
-			t.Fatalf("element %d: %d, want %d", i, v, sum)
-		}
-		sum += in[i]
 	}
 }

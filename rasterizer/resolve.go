@@ -32,21 +32,6 @@ type resolveStage struct {
 	posTexels, nrmTexels *gpu.TexelBuffer
 }
 
-// storageBlockInputs makes the setup and resolve stages and the z-buffer
-// loop of the renderers that tests create read their inputs as storage
-// blocks, as on a driver whose texel limit is below its storage blocks'
-// size.
-var storageBlockInputs = false
-
-// texelsCoverBlocks says whether a stage may read its inputs as buffer
-// textures: the driver's texel limit (16 bytes a texel) covers its
-// largest storage block, and a test has not asked for storage blocks
-// (blocks: storageBlockInputs or tiledStorageBlocks).
-func texelsCoverBlocks(c *gpu.Context, blocks bool) (ok bool) {
-	c.Do(func() { ok = !blocks && int64(c.MaxTexels())*16 >= c.Caps().MaxSSBOSize })
-	return ok
-}
-
 // newTexelBuffers makes the buffer textures *ts of a stage whose kernels
 // read buffer textures; on an error the ones made are left for the
 // stage's delete.
@@ -76,7 +61,7 @@ func bit(b bool) int {
 	return 0
 }
 
-func newResolveStage(c *gpu.Context) (s *resolveStage, err error) {
+func newResolveStage(c *gpu.Context, storageBlocks bool) (s *resolveStage, err error) {
 	s = &resolveStage{c: c}
 	defer func() {
 		if err != nil {
@@ -84,7 +69,7 @@ func newResolveStage(c *gpu.Context) (s *resolveStage, err error) {
 			s = nil
 		}
 	}()
-	s.texels = texelsCoverBlocks(c, storageBlockInputs)
+	s.texels = texelInputs(c, storageBlocks)
 	if s.texels {
 		if err = newTexelBuffers(c, &s.posTexels, &s.nrmTexels); err != nil {
 			return nil, err
@@ -217,14 +202,6 @@ func quadsPass(blocks []*mesh.GPU, w int) bool {
 	return len(blocks) == 1 && blocks[0] != nil && w%4 == 0
 }
 
-// resolveMergeApart makes the 32-bit path's last batch merge its keys in
-// a pass of its own, not in the resolve pass (tests compare the two).
-var resolveMergeApart = false
-
-// resolveWholeImage makes the resolve pass shade every pixel, whatever the
-// mesh's bounds (tests compare the two).
-var resolveWholeImage = false
-
 // shadedBox returns the pixels [x0, x1) x [y0, y1) (as x0, y0, x1, y1)
 // that the triangles of blocks can cover as cam sees them: the box that
 // the mesh's bounds (the first block's, which hold the chain's) project
@@ -237,12 +214,9 @@ var resolveWholeImage = false
 // float32 transform's rounding. The unzoomed views leave half the image or
 // more outside. Bounds are the mesh's writer's word, so the setup passes
 // check every set-up triangle against the box, and a frame with one
-// outside it shades the whole image (frame.resolve).
+// outside it shades the whole image (frame.checkedBox).
 func shadedBox(blocks []*mesh.GPU, cam view.Camera, w, h int) [4]int {
 	whole := [4]int{0, 0, w, h}
-	if resolveWholeImage {
-		return whole
-	}
 	cs, ok := boundsCorners(blocks, cam)
 	if !ok {
 		return whole
@@ -320,17 +294,6 @@ func quadAligned(box [4]int, w int) [4]int {
 	return box
 }
 
-// checkedBox is the frame's box (shadedBox) where setup found every set-up
-// triangle so far within it, else the whole image; the tiled path's setup
-// does not check.
-func (f *frame) checkedBox() [4]int {
-	r := f.r
-	if r.opts.Tiled || f.outsideBox != 0 {
-		return [4]int{0, 0, r.opts.Width, r.opts.Height}
-	}
-	return f.box
-}
-
 // pass shades the pixels of box (shadedBox) whose primitive lies in block
 // b, whose first triangle has id base.
 func (s *resolveStage) pass(p *gpu.Program, quads bool, b *mesh.GPU, base int, prims, rgba gpu.Array[uint32], cam view.Camera, mat Material, w, h int, box [4]int) {
@@ -382,46 +345,51 @@ func setShading(c *gpu.Context, p *gpu.Program, b *mesh.GPU, cam view.Camera, ma
 	p.SetVec4("material", mat.Ambient, mat.Diffuse, mat.Specular, float32(math.Max(float64(mat.Shininess), 1)))
 }
 
-// resolve ends the frame: the visibility buffer cleared if no batch
+// resolveInput is the resolve stage's input: the mesh's blocks as cam
+// sees them, whether the frame stored shading records, and the pixels
+// that can hold a primitive (frame.checkedBox).
+type resolveInput struct {
+	blocks  []*mesh.GPU
+	cam     view.Camera
+	records bool
+	box     [4]int
+}
+
+// resolveFrame ends a frame that its batches did not shade (the tiled
+// path's one batch does): the visibility buffer cleared if no batch
 // reached the z-buffer (an empty or invisible mesh), the 64-bit path's
-// primitive ids extracted, and every pixel shaded; nothing when the tiled
-// path's one batch shaded the frame as it drew (f.shaded).
-func (f *frame) resolve(blocks []*mesh.GPU, cam view.Camera) error {
-	if f.shaded {
-		return nil
-	}
-	r := f.r
+// primitive ids extracted, and every pixel shaded, with the 32-bit path's
+// last merge (vs.pending) folded in where the pass can take it.
+func (r *Renderer) resolveFrame(in resolveInput, vs *visState, tm stageTimer) error {
 	w, h := r.opts.Width, r.opts.Height
-	if !f.cleared {
-		f.timedGL(StageZPrepare, f.clear)
+	if !vs.cleared {
+		tm.timedGL(StageZPrepare, func() { r.clearVisibility(vs) })
 	}
 	if r.vis64 {
-		f.timedGL(StageExtract, func() {
+		tm.timedGL(StageExtract, func() {
 			r.c.BindStorage(bindingVisibility, r.depth)
 			r.c.BindStorage(bindingPrims, r.prims)
 			r.prepare.run(extractPrims, w*h)
 		})
 	}
 	var recs *shadeRecords
-	if f.records {
+	if in.records {
 		recs = r.recs
 	}
-	box := f.checkedBox()
-	r.lastBox = box
+	r.lastBox = in.box
 	// The last batch's merge in the resolve pass where it can take it
 	// (one pass over the box, and one dispatch, fewer), else on its own.
-	merge := f.pending
-	if merge != nil && (resolveMergeApart || !quadsPass(blocks, w)) {
-		f.flushMerge()
+	merge := vs.pending
+	if merge != nil && (r.test.resolveMergeApart || !quadsPass(in.blocks, w)) {
+		r.flushMerge(vs, in.box, tm)
 		merge = nil
 	}
-	f.pending = nil
+	vs.pending = nil
 	r.lastFolded = merge != nil
 	var err error
-	f.timedGL(StageResolve, func() {
-		err = r.resolve.run(blocks, r.prims, r.rgba, cam, r.opts.Material, w, h, recs, box, merge)
+	tm.timedGL(StageResolve, func() {
+		err = r.resolve.run(in.blocks, r.prims, r.rgba, in.cam, r.opts.Material, w, h, recs, in.box, merge)
 	})
-	r.clock.read(&f.st.Stages)
 	return err
 }
 

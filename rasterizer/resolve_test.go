@@ -27,7 +27,7 @@ func TestResolveShadesBox(t *testing.T) {
 	// From further away: the sphere a small part of the image.
 	far := view.Camera{View: mgl32.LookAtV(mgl32.Vec3{1, 2, 6}, mgl32.Vec3{0, 0, 0}, mgl32.Vec3{0, 1, 0}), Projection: mgl32.Perspective(mgl32.DegToRad(40), float32(w)/float32(h), 0.5, 20)}
 	inside := view.Camera{View: mgl32.LookAtV(mgl32.Vec3{0.1, 0.2, 0.3}, mgl32.Vec3{0, 0, -1}, mgl32.Vec3{0, 1, 0}), Projection: mgl32.Perspective(mgl32.DegToRad(60), float32(w)/float32(h), 0.01, 100)}
-	forVisibilityPaths(t, c, func(vis32 bool) {
+	forVisibilityPaths(t, c, func(vis32 bool, test testOptions) {
 		for _, k := range []struct {
 			name   string
 			cam    view.Camera
@@ -54,9 +54,8 @@ func TestResolveShadesBox(t *testing.T) {
 			var vis [2][]uint64
 			var box [2][4]int
 			for i, whole := range []bool{false, true} {
-				resolveWholeImage = whole
-				rd, st := renderedWith(t, s, o, g, k.cam)
-				resolveWholeImage = false
+				test.resolveWholeImage = whole
+				rd, st := renderedWith(t, s, o, test, g, k.cam)
 				img[i], vis[i], box[i] = rd.Pixels(), rd.Visibility(), rd.lastBox
 				if st.Setup.Output == 0 {
 					t.Fatalf("%s: nothing set up", k.name)
@@ -68,7 +67,7 @@ func TestResolveShadesBox(t *testing.T) {
 				t.Errorf("%s: shaded box %v, want a smaller one than the image: %v", name, box[0], k.box)
 			}
 			if box[1] != [4]int{0, 0, w, h} {
-				t.Fatalf("%s: resolveWholeImage shaded %v", name, box[1])
+				t.Fatalf("%s: testOptions.resolveWholeImage shaded %v", name, box[1])
 			}
 			for p := range vis[0] {
 				if vis[0][p] != vis[1][p] {

@@ -10,14 +10,15 @@ import (
 // task a row; each triangle's spans go to its own place (its first span is
 // the exclusive scan of the rows), so r.spans comes out in one order
 // whatever processor wrote which span. Setup left the first spans in
-// r.spanBase.
-func (f *frame) scanConvert(bt batch) error {
+// r.spanBase. It returns the loop's statistics (none for a batch without
+// set-up triangles).
+func (r *Renderer) scanConvert(bt batch, tm stageTimer) (balancer.Stats, error) {
+	var sc balancer.Stats
 	if bt.tris == 0 {
-		return nil
+		return sc, nil
 	}
-	r := f.r
 	rows := r.rows.Slice(0, bt.tris)
-	err := f.timed(StageScanPrepare, func() error {
+	err := tm.timed(StageScanPrepare, func() error {
 		if err := grow(r.c, &r.spans, bt.spans, "spans"); err != nil {
 			return err
 		}
@@ -36,10 +37,9 @@ func (f *frame) scanConvert(bt batch) error {
 		return nil
 	})
 	if err != nil {
-		return err
+		return sc, err
 	}
-	var sc balancer.Stats
-	err = f.timed(StageScanLoop, func() (err error) {
+	err = tm.timed(StageScanLoop, func() (err error) {
 		if r.texels {
 			// Setup wrote them as storage.
 			r.c.Do(func() { r.c.Barrier(gpu.BarrierTexture) })
@@ -55,9 +55,5 @@ func (f *frame) scanConvert(bt batch) error {
 		}))
 		return err
 	})
-	if err != nil {
-		return err
-	}
-	addLoopStats(&f.st.ScanConversion, sc)
-	return nil
+	return sc, err
 }

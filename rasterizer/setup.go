@@ -7,6 +7,7 @@ import (
 	"github.com/dpgl/dpgl/rasterizer/mesh"
 	"github.com/dpgl/dpgl/rasterizer/raster"
 	"github.com/dpgl/dpgl/rasterizer/view"
+	"github.com/dpgl/dpgl/scan"
 )
 
 // setupStage runs shaders/rasterizer/setup.comp: transform, clip and set up a
@@ -55,12 +56,12 @@ const (
 	setupStatWords  = 10
 )
 
-func newSetupStage(c *gpu.Context) (*setupStage, error) {
+func newSetupStage(c *gpu.Context, storageBlocks bool) (*setupStage, error) {
 	if !c.Caps().Int64 {
 		return nil, fmt.Errorf("rasterizer: the renderer's exact integer arithmetic needs GL_ARB_gpu_shader_int64, which %s lacks", c.Caps().Renderer)
 	}
 	s := &setupStage{c: c}
-	s.texels = texelsCoverBlocks(c, storageBlockInputs)
+	s.texels = texelInputs(c, storageBlocks)
 	if s.texels {
 		if err := newTexelBuffers(c, &s.posTexels, &s.nrmTexels); err != nil {
 			s.delete()
@@ -250,90 +251,123 @@ func (s *setupStage) readStats(input, output int) (st raster.SetupStats, large, 
 	return raster.SetupStats{Input: input, Outside: int(v[0]), Clipped: int(v[1]), NonFinite: int(v[2]), ZeroArea: int(v[3]), Output: output}, int(v[setupStatLarge]), int(v[setupStatOutBox])
 }
 
-// setUp transforms, clips and sets up a batch of block b's triangles from
-// first (primitive ids from base+first): as many as f.batch allows whose
-// set-up triangles and spans fit a storage block each, shrinking the batch
-// until they do. The set-up triangles are left in r.tris, their rows in
-// r.rows and their first spans (the rows' exclusive scan) in r.spanBase.
-func (f *frame) setUp(b *mesh.GPU, first, base int) (batch, error) {
-	r := f.r
+// setupInput is the setup stage's input: triangles of block from first
+// (primitive ids from base+first), at most limit of them (0: no limit),
+// transformed by mvp into a width x height image (the renderer's), the
+// frame's box (shadedBox) to check, and whether to store shading records
+// (for cam's view).
+type setupInput struct {
+	block       *mesh.GPU
+	first, base int
+	limit       int
+	mvp         *[16]float32
+	cam         *view.Camera
+	box         [4]int
+	records     bool
+}
+
+// setupOutput is what the setup stage made: the batch, its skip
+// statistics, its set-up triangles that reach past the box, and the batch
+// size to start the next batches with (the input's limit unless the batch
+// had to shrink).
+type setupOutput struct {
+	batch      batch
+	stats      raster.SetupStats
+	outsideBox int
+	limit      int
+}
+
+// setUp transforms, clips and sets up a batch of triangles: as many as
+// the input's limit allows whose set-up triangles and spans fit a storage
+// block each, shrinking the batch until they do. The set-up triangles are
+// left in r.tris, their rows in r.rows and their first spans (the rows'
+// exclusive scan) in r.spanBase.
+func (r *Renderer) setUp(in setupInput, tm stageTimer) (setupOutput, error) {
+	b := in.block
 	// r.tris holds a set-up triangle per input triangle of the batch,
 	// then the clipped ones' (setupStage.emitPass).
-	n := min(b.N-first, r.maxSetup)
-	if f.batch > 0 {
-		n = min(n, f.batch)
+	n := min(b.N-in.first, r.maxSetup)
+	if in.limit > 0 {
+		n = min(n, in.limit)
 	}
-	sb := &setupBatch{pos: b.Positions.Slice(0, 3*b.N), first: first, primBase: uint32(base + first), mvp: &f.mvp, width: r.opts.Width, height: r.opts.Height, box: f.box,
-		records: f.records, normals: b.Normals.Slice(0, 3*b.N), cam: &f.cam, mat: r.opts.Material}
+	out := setupOutput{limit: in.limit}
+	sb := &setupBatch{pos: b.Positions.Slice(0, 3*b.N), first: in.first, primBase: uint32(in.base + in.first), mvp: in.mvp, width: r.opts.Width, height: r.opts.Height, box: in.box,
+		records: in.records, normals: b.Normals.Slice(0, 3*b.N), cam: in.cam, mat: r.opts.Material}
 	for {
 		sb.n = n
-		// Transform, clip and set up: count, scan the counts, emit. Each
-		// scan runs over one more element than it has counts, a zero the
-		// counting and emitting passes write, so that the last offset is
-		// the total.
-		var total, spans int
-		err := f.timed(StageTransformClip, func() error {
-			// Room for the inputs' set-up triangles and a few clipped
-			// ones; a batch that clips more runs again with more.
-			if err := grow(r.c, &r.tris, min(n+n/8+64, r.maxSetup), "set-up triangles"); err != nil {
-				return err
-			}
-			if err := r.setup.countPass(sb, r.tris, r.recs); err != nil {
-				return err
-			}
-			counts := r.setup.counts.Slice(0, n+1)
-			if err := r.offsets(counts, counts); err != nil {
-				return err
-			}
-			total = int(r.setup.counts.Get(n))
-			return nil
-		})
+		total, err := r.setupCount(sb, tm)
 		if err != nil {
-			return batch{}, err
+			return out, err
 		}
 		if n+total > r.maxSetup {
-			n = f.shrink(n, n+total, r.maxSetup)
+			n = shrinkBatch(n, n+total, r.maxSetup)
+			out.limit = n
 			continue
 		}
 		if n+total > r.tris.Len() {
 			if err := grow(r.c, &r.tris, n+total, "set-up triangles"); err != nil {
-				return batch{}, err
+				return out, err
 			}
 			continue
 		}
-		var stats raster.SetupStats
-		var large, outside int
-		err = f.timed(StageSetup, func() error {
-			if err := grow(r.c, &r.slots, total, "set-up triangles' slots"); err != nil {
-				return err
-			}
-			if err := grow(r.c, &r.rows, total+1, "triangle rows"); err != nil {
-				return err
-			}
-			if err := grow(r.c, &r.spanBase, total+1, "span offsets"); err != nil {
-				return err
-			}
-			r.setup.emitPass(sb, total, r.tris, r.slots, r.rows)
-			// Each set-up triangle's first span; the last is the spans'
-			// total.
-			if err := r.offsets(r.spanBase.Slice(0, total+1), r.rows.Slice(0, total+1)); err != nil {
-				return err
-			}
-			stats, large, outside = r.setup.readStats(n, total)
-			spans = int(r.spanBase.Get(total))
-			return nil
+		var spans, large int
+		err = tm.timed(StageSetup, func() (err error) {
+			spans, large, err = r.setupEmit(sb, total, &out)
+			return err
 		})
 		if err != nil {
-			return batch{}, err
+			return out, err
 		}
 		if spans > r.maxSpans {
-			n = f.shrink(n, spans, r.maxSpans)
+			n = shrinkBatch(n, spans, r.maxSpans)
+			out.limit = n
 			continue
 		}
-		f.st.Setup = addSetupStats(f.st.Setup, stats)
-		f.outsideBox += outside
-		f.st.Spans += int64(spans)
-		f.st.Batches++
-		return batch{n: n, tris: total, spans: spans, exactDepth: large == 0}, nil
+		out.batch = batch{n: n, tris: total, spans: spans, exactDepth: large == 0}
+		return out, nil
 	}
+}
+
+// setupCount runs the counting passes over sb and scans their counts
+// (StageTransformClip), and returns the batch's set-up triangles. Each
+// scan runs over one more element than it has counts, a zero the counting
+// and emitting passes write, so that the last offset is the total.
+func (r *Renderer) setupCount(sb *setupBatch, tm stageTimer) (total int, err error) {
+	n := sb.n
+	err = tm.timed(StageTransformClip, func() error {
+		// Room for the inputs' set-up triangles and a few clipped ones;
+		// a batch that clips more runs again with more.
+		if err := grow(r.c, &r.tris, min(n+n/8+64, r.maxSetup), "set-up triangles"); err != nil {
+			return err
+		}
+		if err := r.setup.countPass(sb, r.tris, r.recs); err != nil {
+			return err
+		}
+		counts := r.setup.counts.Slice(0, n+1)
+		scan.Offsets(r.sc, counts, counts)
+		total = int(r.setup.counts.Get(n))
+		return nil
+	})
+	return total, err
+}
+
+// setupEmit runs the emitting passes over sb's total set-up triangles and
+// scans their rows into each one's first span; it returns the spans, the
+// set-up triangles too large for depths in doubles, and the skip
+// statistics and the triangles past the box in out.
+func (r *Renderer) setupEmit(sb *setupBatch, total int, out *setupOutput) (spans, large int, err error) {
+	if err := grow(r.c, &r.slots, total, "set-up triangles' slots"); err != nil {
+		return 0, 0, err
+	}
+	if err := grow(r.c, &r.rows, total+1, "triangle rows"); err != nil {
+		return 0, 0, err
+	}
+	if err := grow(r.c, &r.spanBase, total+1, "span offsets"); err != nil {
+		return 0, 0, err
+	}
+	r.setup.emitPass(sb, total, r.tris, r.slots, r.rows)
+	// Each set-up triangle's first span; the last is the spans' total.
+	scan.Offsets(r.sc, r.spanBase.Slice(0, total+1), r.rows.Slice(0, total+1))
+	out.stats, large, out.outsideBox = r.setup.readStats(sb.n, total)
+	return int(r.spanBase.Get(total)), large, nil
 }

@@ -51,7 +51,7 @@ func toVec4(soup [][3]float32) []mesh.Vec4 {
 
 // gpuSetup runs both setup passes with the scan of counts done on the host.
 func gpuSetup(t *testing.T, c *gpu.Context, soup [][3]float32, mvp *[16]float32, w, h int) ([]raster.Triangle, []uint32, raster.SetupStats) {
-	s, err := newSetupStage(c)
+	s, err := newSetupStage(c, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -128,9 +128,7 @@ func TestStorageBlockInputs(t *testing.T) {
 		o := DefaultOptions()
 		o.Width, o.Height = w, h
 		o.Material.Shading = shading
-		storageBlockInputs = blocks
-		defer func() { storageBlockInputs = false }()
-		rd, err := New(s, o)
+		rd, err := newRenderer(s, o, testOptions{storageBlockInputs: blocks})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -194,9 +192,9 @@ func TestShadeRecordsMatchComputed(t *testing.T) {
 					t.Fatalf("%s: the frame did not shade from records", label)
 				}
 				withRecords := rd.Pixels()
-				shadeRecordsOff = true
+				rd.test.shadeRecordsOff = true
 				_, err := rd.Render(m, cam)
-				shadeRecordsOff = false
+				rd.test.shadeRecordsOff = false
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -23,10 +23,6 @@ type shadeRecords struct {
 	most int              // the most triangles one storage block's records cover
 }
 
-// shadeRecordsOff makes the renderers that tests create shade without
-// records, as for a mesh too large for them.
-var shadeRecordsOff = false
-
 func newShadeRecords(c *gpu.Context) *shadeRecords {
 	return &shadeRecords{c: c, most: int(min(c.Caps().MaxSSBOSize/int64(3*16), math.MaxInt32/3))}
 }
@@ -39,10 +35,10 @@ func (s *shadeRecords) delete() {
 }
 
 // prepare makes room for the records of n triangles and says whether the
-// frame keeps them (false where they would not fit a storage block, or
-// tests turned them off). On the GL thread.
+// frame keeps them (false where they would not fit a storage block). On
+// the GL thread.
 func (s *shadeRecords) prepare(n int) (bool, error) {
-	if shadeRecordsOff || n > s.most {
+	if n > s.most {
 		return false, nil
 	}
 	if err := grow(s.c, &s.buf, 3*max(n, 1), "shading records"); err != nil {

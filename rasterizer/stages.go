@@ -100,8 +100,8 @@ func (t StageTimes) Sum() time.Duration {
 }
 
 // stageClock times the stages with one pair of timestamps each. A stage
-// records its pair around its commands (frame.timed); the frame reads
-// the stages that ran once their work is queued (frame.collect), so the
+// records its pair around its commands (stageTimer.timed); the frame reads
+// the stages that ran once their work is queued (stageTimer.read), so the
 // host waits for the GPU once a batch, not once a stage.
 type stageClock struct {
 	timers [NumStages]*gpu.Timer
@@ -134,6 +134,39 @@ func (k *stageClock) read(t *StageTimes) {
 	}
 	k.ran = 0
 }
+
+// stageTimer is what a stage is given to time its commands: the
+// renderer's clock and the frame's StageTimes, which it adds to.
+type stageTimer struct {
+	c *gpu.Context
+	k *stageClock
+	t *StageTimes
+}
+
+// timed issues stage s's commands, fn, between the stage's timestamps.
+func (tm stageTimer) timed(s Stage, fn func() error) error {
+	tm.k.keep(s, tm.t)
+	tm.c.Do(tm.k.timers[s].Start)
+	err := fn()
+	tm.c.Do(tm.k.timers[s].Stop)
+	tm.k.ran |= 1 << s
+	return err
+}
+
+// timedGL is timed for a stage's commands that cannot fail, issued on the
+// GL thread.
+func (tm stageTimer) timedGL(s Stage, fn func()) {
+	tm.k.keep(s, tm.t)
+	tm.c.Do(func() {
+		tm.k.timers[s].Start()
+		fn()
+		tm.k.timers[s].Stop()
+	})
+	tm.k.ran |= 1 << s
+}
+
+// read adds the times of the stages that ran since the last read.
+func (tm stageTimer) read() { tm.k.read(tm.t) }
 
 func (k *stageClock) delete() {
 	if k == nil {

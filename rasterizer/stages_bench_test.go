@@ -40,13 +40,13 @@ func BenchmarkFrameStages(b *testing.B) {
 func benchmarkVisibilityPaths(b *testing.B, s *scan.Scanner, g *mesh.GPU, cam view.Camera) {
 	c := s.Context()
 	const w, h = 256, 256
-	forVisibilityPaths(b, c, func(vis32 bool) {
+	forVisibilityPaths(b, c, func(vis32 bool, test testOptions) {
 		path := visibilityPathName(c, vis32)
 		o := DefaultOptions()
 		o.Width, o.Height, o.Visibility32 = w, h, vis32
 		o.ScanConversion = quiet(balancer.Config{Policy: balancer.CostEffective, CostIterations: 16})
 		o.ZBuffer = quiet(balancer.Config{Policy: balancer.CostEffective, CostIterations: 16})
-		rd, err := New(s, o)
+		rd, err := newRenderer(s, o, test)
 		if err != nil {
 			b.Fatal(err)
 		}

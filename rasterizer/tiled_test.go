@@ -80,17 +80,17 @@ func TestTiledMatchesPaperRenderer(t *testing.T) {
 	s := newScanner(t, c)
 	scenes := tiledScenes(t)
 	sizes := [][2]int{{1, 1}, {7, 9}, {64, 64}, {96, 80}, {33, 130}}
-	forVisibilityPaths(t, c, func(vis32 bool) {
+	forVisibilityPaths(t, c, func(vis32 bool, test testOptions) {
 		for _, size := range sizes {
 			w, h := size[0], size[1]
 			o := neverOptions(w, h)
 			o.Visibility32 = vis32
-			paper, err := New(s, o)
+			paper, err := newRenderer(s, o, test)
 			if err != nil {
 				t.Fatal(err)
 			}
 			o.Tiled = true
-			tiled, err := New(s, o)
+			tiled, err := newRenderer(s, o, test)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -561,10 +561,10 @@ func TestTiledDepthAtVertices(t *testing.T) {
 // and id equal the CPU reference's (label, if any, leads the message).
 func tiledMatchesReference(t *testing.T, c *gpu.Context, s *scan.Scanner, m *mesh.GPU, cam view.Camera, ref *raster.Visibility, w, h int, label string) {
 	t.Helper()
-	forVisibilityPaths(t, c, func(vis32 bool) {
+	forVisibilityPaths(t, c, func(vis32 bool, test testOptions) {
 		o := DefaultOptions()
 		o.Width, o.Height, o.Visibility32, o.Tiled = w, h, vis32, true
-		rd, err := New(s, o)
+		rd, err := newRenderer(s, o, test)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -625,9 +625,10 @@ func TestTiledStorageBlocks(t *testing.T) {
 	const w, h = 96, 80
 	tex := newTiledRenderer(t, s, w, h)
 	blocks := newTiledRenderer(t, s, w, h)
+	blocks.test.tiledStorageBlocks = true // read when its first frame makes its tiled stage
 	first := true
 	forScenesInBatches(t, c, w, h, func(label string, m *mesh.GPU, cam view.Camera, batch int) {
-		renderPair(t, tex, blocks, m, cam, batch, &tiledStorageBlocks)
+		renderPair(t, tex, blocks, m, cam, batch)
 		if blocks.tiled.texels || blocks.tiled.prepTexels != nil {
 			t.Fatalf("%s: the storage blocks' stage reads buffer textures", label)
 		}
@@ -641,19 +642,16 @@ func TestTiledStorageBlocks(t *testing.T) {
 }
 
 // renderPair draws m under cam, in batches of batch triangles (0: one),
-// with renderer a as it is and with renderer b while *flag is set: a
-// test's switch, which b's tiled stage reads when b's first frame makes
-// it.
-func renderPair(t *testing.T, a, b *Renderer, m *mesh.GPU, cam view.Camera, batch int, flag *bool) {
+// with renderer a as it is and with renderer b under the test options
+// the caller set on it, which b's tiled stage reads when b's first frame
+// makes it.
+func renderPair(t *testing.T, a, b *Renderer, m *mesh.GPU, cam view.Camera, batch int) {
 	t.Helper()
 	a.batchTriangles, b.batchTriangles = batch, batch
 	if _, err := a.Render(m, cam); err != nil {
 		t.Fatal(err)
 	}
-	*flag = true
-	_, err := b.Render(m, cam)
-	*flag = false
-	if err != nil {
+	if _, err := b.Render(m, cam); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -692,9 +690,10 @@ func TestTiledLockstep(t *testing.T) {
 		const h = 80
 		lock := newTiledRenderer(t, s, w, h)
 		bars := newTiledRenderer(t, s, w, h)
+		bars.test.tiledBarriers = true
 		forScenesInBatches(t, c, w, h, func(label string, m *mesh.GPU, cam view.Camera, batch int) {
 			label = fmt.Sprintf("%dx%d, %s", w, h, label)
-			renderPair(t, lock, bars, m, cam, batch, &tiledBarriers)
+			renderPair(t, lock, bars, m, cam, batch)
 			if want := lanes >= TileSize; lock.tiled.lockstep != want {
 				t.Fatalf("%s: lockstep kernel %v on a driver of %d lockstep lanes", label, lock.tiled.lockstep, lanes)
 			}

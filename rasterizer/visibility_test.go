@@ -32,7 +32,7 @@ func TestVisibilityUnderContention(t *testing.T) {
 	mvp := cam.MVP()
 	tris, _ := raster.SetupMesh(&mvp, soup, w, h)
 	ref := raster.Rasterize(tris, w, h)
-	forVisibilityPaths(t, c, func(vis32 bool) {
+	forVisibilityPaths(t, c, func(vis32 bool, test testOptions) {
 		for _, pol := range balancer.Policies {
 			for _, lanes := range []int{0, 7, -1} {
 				// -1: the 32-bit path's two-pass fallback (no keys fit).
@@ -45,7 +45,7 @@ func TestVisibilityUnderContention(t *testing.T) {
 				o.Width, o.Height, o.Visibility32 = w, h, vis32
 				o.ScanConversion = quiet(balancer.Config{Policy: pol, Lanes: lanes})
 				o.ZBuffer = quiet(balancer.Config{Policy: pol, Lanes: lanes})
-				rd, err := New(s, o)
+				rd, err := newRenderer(s, o, test)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -9,93 +9,114 @@ import (
 	"github.com/dpgl/dpgl/scan"
 )
 
+// zOutput is what the z-buffer stage reports of a batch: its pixels (the
+// loop's tasks), whether it took the 32-bit path's two-pass fallback
+// (idPass), and the loop's statistics, with the id pass's where it ran
+// (ranIDs).
+type zOutput struct {
+	pixels         int64
+	idPass, ranIDs bool
+	loop, ids      balancer.Stats
+}
+
 // zBuffer runs the batch's z-buffer loop (shaders/rasterizer/zbuffer.comp)
 // into the visibility buffer: one processor a span, one task a pixel. On
 // the 32-bit path and the emulated 64-bit one the batch's winners are then
-// merged; on the 32-bit path's fallback the id pass follows.
-func (f *frame) zBuffer(bt batch) error {
+// merged; on the 32-bit path's fallback the id pass follows. laterBatch
+// says that earlier batches of the frame drew; box is the frame's checked
+// box (frame.checkedBox), where every test lies; vs is the visibility
+// buffers' state, which it updates.
+func (r *Renderer) zBuffer(bt batch, laterBatch bool, box [4]int, vs *visState, tm stageTimer) (out zOutput, err error) {
 	if bt.spans == 0 {
-		return nil
+		return out, nil
 	}
-	r := f.r
-	f.flushMerge() // the last batch's, whose keys the scan below replaces
+	r.flushMerge(vs, box, tm) // the last batch's, whose keys the scan below replaces
 	keys := false
-	err := f.timed(StageZPrepare, func() error {
-		if !f.cleared {
-			f.clear()
-		}
-		if err := r.loadSpans(bt.spans); err != nil {
-			return err
-		}
-		if r.vis64 {
-			f.st.Pixels += int64(scan.Reduce(r.scans(), r.zLoop.Workload(), scan.Add))
-			return nil
-		}
-		// Each span's first test (the exclusive scan of the spans'
-		// pixels), then two words a test from keyBase. The scan's last
-		// offset and the last span's pixels give the batch's pixels,
-		// where a reduction would take another pass over the spans.
-		if err := grow(r.c, &r.zkeys, int(keyBase(bt.spans)), "visibility keys"); err != nil {
-			return err
-		}
-		offsets := r.zkeys.Slice(0, bt.spans)
-		if err := r.offsets(offsets, r.zLoop.Workload()); err != nil {
-			return err
-		}
-		var last, lastPixels [1]uint32
-		offsets.Read(bt.spans-1, last[:])
-		r.zLoop.Workload().Read(bt.spans-1, lastPixels[:])
-		pixels := int64(last[0]) + int64(lastPixels[0])
-		f.st.Pixels += pixels
-		words := int64(keyBase(bt.spans)) + 2*pixels
-		limit := r.c.Caps().MaxSSBOSize / 4
-		if r.maxKeyWords > 0 {
-			limit = int64(r.maxKeyWords)
-		}
-		if keys = words <= limit && words < int64(raster.NoPrimitive); !keys {
-			f.st.Visibility = visibility32IDPass
-			return nil
-		}
-		if r.zkeys.Len() < int(words) {
-			// Grown, the keys lose the offsets: scan again.
-			if err := grow(r.c, &r.zkeys, int(words), "visibility keys"); err != nil {
-				return err
-			}
-			if err := r.offsets(r.zkeys.Slice(0, bt.spans), r.zLoop.Workload()); err != nil {
-				return err
-			}
-		}
-		return nil
+	err = tm.timed(StageZPrepare, func() (err error) {
+		keys, out.pixels, err = r.zPrepare(bt, vs)
+		return err
 	})
 	if err != nil {
-		return err
+		return out, err
 	}
+	out.idPass = !r.vis64 && !keys
 	kernel := zDepth
 	if keys {
 		kernel = zKeys
 	}
 	r.lastExactDepth = bt.exactDepth
-	var zs balancer.Stats
-	err = f.timed(StageZLoop, func() error {
-		sol, err := r.zSolution(kernel, bt.exactDepth, f.st.Batches > 1, bt.spans)
+	err = tm.timed(StageZLoop, func() error {
+		sol, err := r.zSolution(kernel, bt.exactDepth, laterBatch, bt.spans)
 		if err != nil {
 			return err
 		}
-		zs, err = r.zLoop.Run(sol)
+		out.loop, err = r.zLoop.Run(sol)
 		return err
 	})
 	if err != nil {
-		return err
+		return out, err
 	}
-	addLoopStats(&f.st.ZBuffer, zs)
+	return out, r.zWinners(bt, keys, vs, tm, &out)
+}
+
+// zPrepare clears the visibility buffer once a frame and loads the
+// z-buffer loop with the batch's spans, counting their pixels; on the
+// 32-bit path it also lays out each span's first test (the exclusive
+// scan of the spans' pixels) in r.zkeys and says whether the tests' keys
+// fit after them (keys), else the batch takes the two-pass fallback.
+func (r *Renderer) zPrepare(bt batch, vs *visState) (keys bool, pixels int64, err error) {
+	if !vs.cleared {
+		r.clearVisibility(vs)
+	}
+	if err := r.loadSpans(bt.spans); err != nil {
+		return false, 0, err
+	}
+	if r.vis64 {
+		return false, int64(scan.Reduce(r.sc, r.zLoop.Workload(), scan.Add)), nil
+	}
+	// Each span's first test, then two words a test from keyBase. The
+	// scan's last offset and the last span's pixels give the batch's
+	// pixels, where a reduction would take another pass over the spans.
+	if err := grow(r.c, &r.zkeys, int(keyBase(bt.spans)), "visibility keys"); err != nil {
+		return false, 0, err
+	}
+	offsets := r.zkeys.Slice(0, bt.spans)
+	scan.Offsets(r.sc, offsets, r.zLoop.Workload())
+	var last, lastPixels [1]uint32
+	offsets.Read(bt.spans-1, last[:])
+	r.zLoop.Workload().Read(bt.spans-1, lastPixels[:])
+	pixels = int64(last[0]) + int64(lastPixels[0])
+	words := int64(keyBase(bt.spans)) + 2*pixels
+	limit := r.c.Caps().MaxSSBOSize / 4
+	if r.maxKeyWords > 0 {
+		limit = int64(r.maxKeyWords)
+	}
+	if words > limit || words >= int64(raster.NoPrimitive) {
+		return false, pixels, nil
+	}
+	if r.zkeys.Len() < int(words) {
+		// Grown, the keys lose the offsets: scan again.
+		if err := grow(r.c, &r.zkeys, int(words), "visibility keys"); err != nil {
+			return false, pixels, err
+		}
+		scan.Offsets(r.sc, r.zkeys.Slice(0, bt.spans), r.zLoop.Workload())
+	}
+	return true, pixels, nil
+}
+
+// zWinners settles the batch's winners after its z-buffer loop: the
+// 32-bit path's keys left pending for the next batch or the resolve pass
+// to merge, the emulated 64-bit path's winners merged, or the 32-bit
+// fallback's id pass (its statistics in out).
+func (r *Renderer) zWinners(bt batch, keys bool, vs *visState, tm stageTimer, out *zOutput) error {
 	switch {
 	case keys:
 		// Merged before the next batch's keys replace these (zBuffer),
-		// or by the resolve pass as it shades (frame.resolve).
-		f.pending = &keyMerge{depth: r.depth, winner: r.pixelKeys, zkeys: r.zkeys, keyBase: keyBase(bt.spans), cleared: !f.drawn}
-		f.drawn = true
+		// or by the resolve pass as it shades (resolveFrame).
+		vs.pending = &keyMerge{depth: r.depth, winner: r.pixelKeys, zkeys: r.zkeys, keyBase: keyBase(bt.spans), cleared: !vs.drawn}
+		vs.drawn = true
 	case r.emulate:
-		f.timedGL(StageMerge, func() {
+		tm.timedGL(StageMerge, func() {
 			r.c.BindStorage(bindingVisibility, r.depth)
 			r.c.BindStorage(bindingWinner, r.winner)
 			r.c.BindStorage(bindingTris, r.tris)
@@ -103,31 +124,33 @@ func (f *frame) zBuffer(bt batch) error {
 			r.prepare.run(mergeWinners, r.opts.Width*r.opts.Height)
 		})
 	case !r.vis64:
-		f.drawn = true // by the fallback's depth pass
-		return f.timed(StageIDPass, func() error { return f.idPass(bt) })
+		vs.drawn = true // by the fallback's depth pass
+		return tm.timed(StageIDPass, func() (err error) {
+			out.ids, err = r.idPass(bt)
+			out.ranIDs = err == nil
+			return err
+		})
 	}
 	return nil
 }
 
 // flushMerge merges the pending batch's winning keys into the depth and
-// id buffers (prepare.comp MERGE_KEYS), if a batch left them.
-func (f *frame) flushMerge() {
-	m := f.pending
+// id buffers (prepare.comp MERGE_KEYS), if a batch left them; every test
+// lies in box, and the pixels outside hold no winner.
+func (r *Renderer) flushMerge(vs *visState, box [4]int, tm stageTimer) {
+	m := vs.pending
 	if m == nil {
 		return
 	}
-	f.pending = nil
-	r := f.r
-	f.timedGL(StageMerge, func() {
+	vs.pending = nil
+	tm.timedGL(StageMerge, func() {
 		p := r.prepare.prog[mergeKeys]
 		m.bind(r.c, p)
 		r.c.BindStorage(bindingPrims, r.prims)
 		w, h := r.opts.Width, r.opts.Height
-		// Every test lies in the checked box: the pixels outside
-		// hold no winner.
 		if w%4 != 0 {
 			r.prepare.run(mergeKeys, w*h)
-		} else if box := quadAligned(f.checkedBox(), w); box[0] < box[2] && box[1] < box[3] {
+		} else if box := quadAligned(box, w); box[0] < box[2] && box[1] < box[3] {
 			r.prepare.mergeBox(box, w, h)
 		}
 	})
@@ -138,29 +161,24 @@ func (f *frame) flushMerge() {
 // depth the first pass left. It is not the paper's loop but the price of
 // lacking 64-bit atomics, so it runs once over every task with the
 // load-balancing search, one invocation a task, whatever the policy.
-func (f *frame) idPass(bt batch) error {
-	r := f.r
+func (r *Renderer) idPass(bt batch) (balancer.Stats, error) {
+	var ids balancer.Stats
 	if err := r.loadSpans(bt.spans); err != nil {
-		return err
+		return ids, err
 	}
 	cfg := r.opts.ZBuffer
 	cfg.Policy, cfg.Strategy, cfg.Lanes = balancer.Never, balancer.Search, 0
 	if err := r.zLoop.SetConfig(cfg); err != nil {
-		return err
+		return ids, err
 	}
 	sol, err := r.zSolution(zIDs, bt.exactDepth, false, bt.spans)
-	var ids balancer.Stats
 	if err == nil {
 		ids, err = r.zLoop.Run(sol)
 	}
 	if serr := r.zLoop.SetConfig(r.opts.ZBuffer); err == nil {
 		err = serr
 	}
-	if err != nil {
-		return err
-	}
-	addLoopStats(&f.st.ZBufferIDs, ids)
-	return nil
+	return ids, err
 }
 
 // keyBase is where the 32-bit path's test keys start in r.zkeys, past the
@@ -168,9 +186,8 @@ func (f *frame) idPass(bt batch) error {
 // a key as one uvec2.
 func keyBase(spans int) uint32 { return uint32(spans+1) &^ 1 }
 
-// clear resets the visibility buffer.
-func (f *frame) clear() {
-	r := f.r
+// clearVisibility resets the visibility buffer for a frame.
+func (r *Renderer) clearVisibility(vs *visState) {
 	if r.vis64 {
 		r.c.Do(func() {
 			r.c.BindStorage(bindingVisibility, r.depth)
@@ -190,7 +207,7 @@ func (f *frame) clear() {
 		// tested): one word repeated, which the driver fills as words.
 		r.pixelKeys.Fill([2]uint32{raster.NoPrimitive, math.MaxUint32})
 	}
-	f.cleared = true
+	vs.cleared = true
 }
 
 // loadSpans loads the z-buffer loop with the spans: one processor a span,

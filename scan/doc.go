@@ -115,6 +115,16 @@
 // CompactTo may write their result into the input's buffer (outside the
 // input for CompactTo).
 //
+// # Small inputs
+//
+// Offsets (ExclusiveScan of u32 counts with Add and init 0) and
+// MarkedIndices (the indices of nonzero marks, in order) are for a caller
+// that scans many arrays of some 10^3 to 10^6 words a frame, as the
+// renderer does: where a dispatch costs more than scanning such an array
+// on one thread (a CPU driver whose Scanner runs small shared-memory
+// tiles), one work group scans it in one dispatch (SmallMax words at
+// most), else they are ExclusiveScan and Compact. Offsets runs in place.
+//
 // # Send
 //
 // Send sets dst[index[i]] = src[i]; an index at or past dst.Len() (such as

@@ -140,6 +140,7 @@ type Scanner struct {
 	winner     *gpu.Buffer[uint32]   // Send: per dst element, the winning i+1 (kept all zero between calls)
 	result     *gpu.Buffer[uint32]   // host-bound results
 	prim       primScratch           // the primitives built on the scans (prims.go)
+	smallPath  *smallScratch         // Offsets' and MarkedIndices' (small.go)
 
 	mu      sync.Mutex
 	last    Plan
@@ -274,6 +275,8 @@ func (s *Scanner) Delete() {
 		s.result.Delete()
 		s.state, s.winner, s.result = nil, nil, nil
 		s.prim.delete()
+		s.smallPath.delete()
+		s.smallPath = nil
 		s.mu.Lock()
 		s.deleted = true
 		s.mu.Unlock()

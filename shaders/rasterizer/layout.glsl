@@ -39,11 +39,6 @@
 #define BINDING_Z_KEYS 21
 #define BINDING_TILE_BINS 22    // the tiled path's: per tile a bin of binCap records' indices
 #define BINDING_SHADE_RECORDS 23 // per primitive id: its shading record (shaderecord.glsl)
-// offsets.comp's input and output (rasterizer/offsets.go): any of the
-// arrays above, bound for that dispatch alone.
-#define BINDING_OFFSETS_SRC BINDING_ROWS
-#define BINDING_OFFSETS_DST BINDING_SPAN_BASE
-#define BINDING_OFFSETS_COUNT BINDING_SETUP_STATS
 
 // Texture units (samplers' bindings): the tiled path reads the mesh's
 // vertices and normals (tilesetup.comp; shade.glsl's SHADE_TEXELS) and its
@@ -54,7 +49,6 @@
 #define UNIT_SPANS 3 // the z-buffer loop's spans (zbuffer.comp TEXELS)
 #define UNIT_TRIS 4  // the loops' set-up triangles, four texels each
 #define UNIT_SHADE_RECORDS 5 // the shading records, three texels each (shade.glsl)
-#define UNIT_OFFSETS_SRC UNIT_TILE_PREPS // offsets.comp's input's whole quads
 
 // Span is one row of a set-up triangle: the scan-conversion loop's output
 // (one per task) and the z-buffer loop's problem data. x1 < x0 when the row

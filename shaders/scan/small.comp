@@ -1,16 +1,15 @@
 #version 450
-// The renderer's scans on a CPU driver, by one work group in one dispatch
-// (rasterizer/offsets.go):
+// The scan package's small-input path (scan/small.go): a scan of up to
+// SmallMax u32 words by one work group in one dispatch:
 //   COMPACT 0: dst is the exclusive add-scan of the n words of src;
 //   COMPACT 1: dst lists the indices of src's nonzero words in order (the
 //              tiled setup's culling marks), and count[0] is their number.
 // Invocation k takes a run of consecutive quads (four words), sums them
 // (or counts their nonzero words), and after one barrier walks them again
-// from the sum of the runs before its own. On llvmpipe a dispatch costs
-// about 0.1 ms whatever it does, more than one thread takes to scan the
-// renderer's arrays of some 10^5 words; the scan package's reduce-then-scan
-// takes three dispatches there.
-// dst may be src (the setup's counts are scanned in place): each quad is
+// from the sum of the runs before its own. Where a dispatch costs more
+// than one thread takes to scan some 10^5 words (a CPU driver), this beats
+// reduce-then-scan's three dispatches (scan/TUNING.md).
+// dst may be src (the renderer scans its setup counts in place): each quad is
 // read and then written by its own invocation only, and every invocation
 // has read its run (for its sum) before any writes (the barrier).
 // lint: WG_SIZE=64
@@ -29,24 +28,29 @@
 
 layout(local_size_x = WG_SIZE) in;
 
-#include "rasterizer/layout.glsl"
+// Bindings within the scan kernels' own (modes.glsl's
+// SCAN_FIRST_FREE_BINDING), and texture unit 0, as histogram.comp's.
+#define BINDING_SMALL_SRC 0
+#define BINDING_SMALL_DST 1
+#define BINDING_SMALL_COUNT 2
+#define UNIT_SMALL_SRC 0
 
 // Not restrict: dst may be src.
-layout(std430, binding = BINDING_OFFSETS_SRC) readonly buffer Src { uint src[]; };
+layout(std430, binding = BINDING_SMALL_SRC) readonly buffer Src { uint src[]; };
 #if TEXELS
 // llvmpipe gathers a texel for a SIMD vector's lanes at once, where a
 // storage block's load is a scalar access per lane.
-layout(binding = UNIT_OFFSETS_SRC) uniform usamplerBuffer srcTexels;
+layout(binding = UNIT_SMALL_SRC) uniform usamplerBuffer srcTexels;
 uvec4 srcQuad(uint q) { return texelFetch(srcTexels, int(q)); }
 #else
-layout(std430, binding = BINDING_OFFSETS_SRC) readonly buffer Src4 { uvec4 src4[]; };
+layout(std430, binding = BINDING_SMALL_SRC) readonly buffer Src4 { uvec4 src4[]; };
 uvec4 srcQuad(uint q) { return src4[q]; }
 #endif
-layout(std430, binding = BINDING_OFFSETS_DST) writeonly buffer Dst { uint dst[]; };
+layout(std430, binding = BINDING_SMALL_DST) writeonly buffer Dst { uint dst[]; };
 #if COMPACT
-layout(std430, binding = BINDING_OFFSETS_COUNT) writeonly restrict buffer Count { uint count[]; };
+layout(std430, binding = BINDING_SMALL_COUNT) writeonly restrict buffer Count { uint count[]; };
 #else
-layout(std430, binding = BINDING_OFFSETS_DST) writeonly buffer Dst4 { uvec4 dst4[]; };
+layout(std430, binding = BINDING_SMALL_DST) writeonly buffer Dst4 { uvec4 dst4[]; };
 #endif
 
 uniform uint n;         // words
