@@ -109,10 +109,15 @@ func (q *quadric) eval(p [3]float64) float64 {
 		m[4]*y*y + 2*m[5]*y*z + 2*m[6]*y +
 		m[7]*z*z + 2*m[8]*z +
 		m[9]
-	if q.weight <= 0 {
-		return math.Max(e, 0)
+	// Clamped as math.Max(e, 0) would, without its ±0 and NaN cases (a
+	// −0 cost orders as +0 does).
+	if e < 0 {
+		e = 0
 	}
-	return math.Max(e, 0) / q.weight
+	if q.weight <= 0 {
+		return e
+	}
+	return e / q.weight
 }
 
 // minimize returns the point where q is least, if the 3x3 system is well
