@@ -224,7 +224,23 @@ func comparePeers(w io.Writer, tmp, name string, v *volume.Volume, iso float32, 
 		d := isosurface.Decimate(m, isosurface.DecimateOptions{TargetFaces: target})
 		return time.Since(t), d.Len(), nil
 	}
-	return alternate(w, fmt.Sprintf("decimation of %d triangles to 1/%d", m.Len(), f.reduction), "meshopt_simplify", peer, dec, f.reps)
+	what := fmt.Sprintf("decimation of %d triangles to 1/%d", m.Len(), f.reduction)
+	if err := alternate(w, what, "meshopt_simplify", peer, dec, f.reps); err != nil {
+		return err
+	}
+	if !isosurface.Meshoptimizer() {
+		return nil
+	}
+	// This build's Simplify calls meshoptimizer itself.
+	simplify := func() (time.Duration, int, error) {
+		t := time.Now()
+		d := isosurface.Simplify(m, isosurface.DecimateOptions{TargetFaces: target})
+		return time.Since(t), d.Len(), nil
+	}
+	if meshopt != "" {
+		peer = exec.Command(meshopt, meshFile, itoa(target))
+	}
+	return alternate(w, "  the same by Simplify (-tags meshopt)", "meshopt_simplify", peer, simplify, f.reps)
 }
 
 // alternate runs ours and the peer (when cmd starts and says it is
