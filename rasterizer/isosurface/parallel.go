@@ -81,7 +81,22 @@ func extractParallel(v *volume.Volume, iso float32, maxFaces, first, z0, z1, wor
 				if s >= nslab || failed.Load() {
 					return
 				}
-				if !sc.extract(&slabs[s], v, iso, first, bound(s), bound(s+1), maxFaces, &faces, &failed) {
+				// Count the slab's triangles first (the cells' cases alone,
+				// a fraction of the work): the memory limit is checked
+				// before the mesh is made, and the slab's arrays are made
+				// once, at their size, not grown by copying.
+				r := &slabs[s]
+				n := 0
+				if !sc.extract(r, v, iso, first, bound(s), bound(s+1), &n, &failed) || faces.Add(int64(n)) > int64(maxFaces) {
+					failed.Store(true)
+					return
+				}
+				// A closed surface of marching cubes has about half as many
+				// vertices as faces.
+				r.faces = make([][3]uint32, 0, n)
+				r.positions = make([][3]float32, 0, n/2+n/8+16)
+				r.normals = make([][3]float32, 0, cap(r.positions))
+				if !sc.extract(r, v, iso, first, bound(s), bound(s+1), nil, &failed) {
 					failed.Store(true)
 					return
 				}
@@ -235,8 +250,10 @@ func initCellEdges() {
 	}
 }
 
-// extract makes slab r: cell layers [za, zb) of v.
-func (sc *slabScratch) extract(r *slabResult, v *volume.Volume, iso float32, first, za, zb, maxFaces int, total *atomic.Int64, failed *atomic.Bool) bool {
+// extract makes slab r: cell layers [za, zb) of v; with count not nil,
+// it only adds the slab's triangles to *count. It stops, returning false,
+// when another worker has failed.
+func (sc *slabScratch) extract(r *slabResult, v *volume.Volume, iso float32, first, za, zb int, count *int, failed *atomic.Bool) bool {
 	nx, ny, w := sc.nx, sc.ny, sc.words
 	for i := 0; i < 2; i++ {
 		for _, slot := range sc.set[i] {
@@ -262,7 +279,6 @@ func (sc *slabScratch) extract(r *slabResult, v *volume.Volume, iso float32, fir
 		in0, in1 := sc.inside[z&1], sc.inside[up]
 		nf0, nf1 := sc.nonFinite[z&1], sc.nonFinite[up]
 		for y := 0; y < ny-1; y++ {
-			before := len(r.faces)
 			// The four sample rows of the cell row, and their words
 			// shifted by one sample (corner x+1).
 			rows := [4][]uint64{in0[y*w : y*w+w], in0[(y+1)*w : (y+1)*w+w], in1[y*w : y*w+w], in1[(y+1)*w : (y+1)*w+w]}
@@ -282,7 +298,9 @@ func (sc *slabScratch) extract(r *slabResult, v *volume.Volume, iso float32, fir
 					valid = lastValid
 				}
 				nfAny &= valid
-				r.nonFinite += bits.OnesCount64(nfAny)
+				if count == nil {
+					r.nonFinite += bits.OnesCount64(nfAny)
+				}
 				all, any := c[0], c[0]
 				for i := 1; i < 8; i++ {
 					all &= c[i]
@@ -296,12 +314,11 @@ func (sc *slabScratch) extract(r *slabResult, v *volume.Volume, iso float32, fir
 					for i := 0; i < 8; i++ {
 						cs |= int(c[i]>>uint(b)&1) << i
 					}
+					if count != nil {
+						*count += len(caseTriangles[cs]) / 3
+						continue
+					}
 					sc.cell(r, v, iso, first, 64*k+b, y, z, za, zb, cs)
-				}
-			}
-			if made := len(r.faces) - before; made > 0 {
-				if total.Add(int64(made)) > int64(maxFaces) {
-					return false
 				}
 			}
 			if failed.Load() {
