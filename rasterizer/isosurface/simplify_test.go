@@ -35,18 +35,7 @@ func TestSimplify(t *testing.T) {
 	sv := volume.Sphere().SampleCube(33)
 	sphere := MarchingCubes(sv, 0)
 	d := Simplify(sphere, DecimateOptions{TargetFaces: sphere.Len() / 10})
-	if d.Len() > sphere.Len()/10 || d.Len() < sphere.Len()/20 {
-		t.Fatalf("sphere: %d faces from %d, target %d", d.Len(), sphere.Len(), sphere.Len()/10)
-	}
-	if border, euler := topology(t, "simplified sphere", sv, d); border != 0 || euler != 2 {
-		t.Fatalf("simplified sphere: %d border edges, Euler %d", border, euler)
-	}
-	if a, b := signedVolume(d), signedVolume(sphere); math.Abs(a-b) > 0.03*b {
-		t.Fatalf("sphere: enclosed volume %v, was %v", a, b)
-	}
-	if len(d.Normals) != len(d.Positions) {
-		t.Fatalf("%d normals for %d positions", len(d.Normals), len(d.Positions))
-	}
+	checkDecimatedSphere(t, "simplified sphere", sv, sphere, d)
 	for i, p := range d.Positions {
 		if dot := mesh.Dot(mesh.Normalize(p), d.Normals[i]); dot < 0.9 {
 			t.Fatalf("vertex %d at %v: normal %v is not radial (%v)", i, p, d.Normals[i], dot)
