@@ -366,6 +366,11 @@ func (d *distRun) run(args []string, w io.Writer) error {
 	// split (every rank), rank 0's check and its resolve of the whole
 	// mesh. Otherwise a rank holds only its bricks' slabs of the volume.
 	var pair *dataset.Pair
+	if !slices.Contains(f.setList, unbalancedSet) {
+		// No run draws the unbalanced set: no decimation (with reduction
+		// 1 it is the balanced set itself).
+		f.reduction = 1
+	}
 	if slices.Contains(f.splitList, "triangles") || (d.rank == 0 && (f.checkImage || f.resolve == "root")) {
 		pair, err = f.makeDataset()
 	}
