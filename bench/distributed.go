@@ -278,6 +278,11 @@ func (d *distRun) run(args []string, w io.Writer) error {
 // whole mesh) and the bricks; otherwise a rank holds only its bricks'
 // slabs of the volume. It returns every rank's samples held, with bricks.
 func (d *distRun) makeData(f *distFlags) (held []float64, err error) {
+	if !slices.Contains(f.setList, unbalancedSet) {
+		// No run draws the unbalanced set: no decimation (with reduction
+		// 1 it is the balanced set itself).
+		f.reduction = 1
+	}
 	if slices.Contains(f.splitList, "triangles") || (d.rank == 0 && (f.checkImage || f.resolve == "root")) {
 		d.pair, err = f.makeDataset()
 	}

@@ -258,11 +258,15 @@ func stratCosts(c *gpu.Context, o *stratOpts) (scanCost, zCost float64, source s
 // every configuration; every frame's primitive ids must equal Never's.
 func stratRenderer(c *gpu.Context, s *scan.Scanner, o *stratOpts, w io.Writer, pr *progress) ([]stratRow, error) {
 	var pair *dataset.Pair
-	if o.res == dataset.DefaultResolution {
+	reduction := dataset.DefaultReduction
+	if !slices.Contains(o.sets, "unbalanced") {
+		reduction = 1 // the unbalanced set is not drawn: no decimation
+	}
+	if o.res == dataset.DefaultResolution && reduction != 1 {
 		pair = dataset.Default()
 	} else {
 		var err error
-		if pair, err = dataset.Sample(volume.Default(), o.res, dataset.DefaultReduction); err != nil {
+		if pair, err = dataset.Sample(volume.Default(), o.res, reduction); err != nil {
 			return nil, fmt.Errorf("bench strategies: -res %d: %w", o.res, err)
 		}
 	}

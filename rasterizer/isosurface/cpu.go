@@ -44,7 +44,9 @@ type Stats struct {
 // that a surface the rest of the pipeline cannot hold fails here, early.
 const BytesPerTriangle = 1536
 
-// Extract is MarchingCubes with its Stats, returning an error instead of a
+// Extract is MarchingCubes with its Stats, computed on all CPUs (slabs of
+// cell layers on GOMAXPROCS goroutines, stitched into the same mesh,
+// vertex for vertex and face for face), returning an error instead of a
 // mesh when iso is not finite, when no sample of v is finite (an error that
 // names the volume, not the isovalue), or when the surface grows past the
 // memory limit (volume.MemoryLimit, at BytesPerTriangle a triangle): the
@@ -61,7 +63,7 @@ func Extract(v *volume.Volume, iso float32) (*mesh.Mesh, Stats, error) {
 		return nil, Stats{}, fmt.Errorf("isosurface: %w", err)
 	}
 	maxFaces := int(volume.MemoryLimit() / BytesPerTriangle)
-	m, st, ok := marchingCubes(v, iso, maxFaces, 0, 0, max(v.Dims[2]-1, 0))
+	m, st, ok := extractParallel(v, iso, maxFaces, 0, 0, max(v.Dims[2]-1, 0), workers())
 	if !ok {
 		return nil, st, fmt.Errorf("isosurface: the surface of the %dx%dx%d volume at %v has more than %d triangles, more than the memory limit of %s holds",
 			v.Dims[0], v.Dims[1], v.Dims[2], iso, maxFaces, volume.FormatBytes(volume.MemoryLimit()))

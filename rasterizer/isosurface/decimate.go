@@ -63,10 +63,11 @@ func Decimate(m *mesh.Mesh, opts DecimateOptions) *mesh.Mesh {
 		if c.cost > maxCost {
 			break
 		}
-		if !d.collapsible(c.a, c.b, c.pos, opts.MinCos) {
+		pos, _ := d.place(c.a, c.b)
+		if !d.collapsible(c.a, c.b, pos, opts.MinCos) {
 			continue
 		}
-		d.collapse(c.a, c.b, c.pos)
+		d.collapse(c.a, c.b, pos)
 	}
 	return d.result(m)
 }
@@ -108,10 +109,15 @@ func (q *quadric) eval(p [3]float64) float64 {
 		m[4]*y*y + 2*m[5]*y*z + 2*m[6]*y +
 		m[7]*z*z + 2*m[8]*z +
 		m[9]
-	if q.weight <= 0 {
-		return math.Max(e, 0)
+	// Clamped as math.Max(e, 0) would, without its ±0 and NaN cases (a
+	// −0 cost orders as +0 does).
+	if e < 0 {
+		e = 0
 	}
-	return math.Max(e, 0) / q.weight
+	if q.weight <= 0 {
+		return e
+	}
+	return e / q.weight
 }
 
 // minimize returns the point where q is least, if the 3x3 system is well
@@ -136,15 +142,22 @@ func (q *quadric) minimize() ([3]float64, bool) {
 	return x, true
 }
 
+// candidate is a queued collapse of edge (a, b), b into a, with the
+// versions of its ends when queued. Its position is not kept: while both
+// versions hold, neither end's quadric, position or border has changed, so
+// place computes the same position again when it leaves the queue, and the
+// queue's entries stay small (most are never popped).
 type candidate struct {
 	cost   float64
 	a, b   int32
 	va, vb uint32
-	pos    [3]float64
 }
 
 // candidates is a binary min-heap on cost, typed to avoid container/heap's
-// boxing of every push.
+// boxing of every push. The sifts move a hole rather than swap entries,
+// which ends with every entry where the swaps put it: ties in cost break
+// as they always have, so the unbalanced sets, and the images made from
+// them, stay the same.
 type candidates []candidate
 
 func (h *candidates) push(c candidate) {
@@ -153,33 +166,38 @@ func (h *candidates) push(c candidate) {
 	i := len(q) - 1
 	for i > 0 {
 		p := (i - 1) / 2
-		if q[p].cost <= q[i].cost {
+		if q[p].cost <= c.cost {
 			break
 		}
-		q[p], q[i] = q[i], q[p]
+		q[i] = q[p]
 		i = p
 	}
+	q[i] = c
 }
 
 func (h *candidates) pop() candidate {
 	q := *h
 	top := q[0]
 	n := len(q) - 1
-	q[0] = q[n]
+	last := q[n]
 	q = q[:n]
-	for i := 0; ; {
-		l := 2*i + 1
-		if l >= n {
-			break
+	if n > 0 {
+		i := 0
+		for {
+			l := 2*i + 1
+			if l >= n {
+				break
+			}
+			if r := l + 1; r < n && q[r].cost < q[l].cost {
+				l = r
+			}
+			if last.cost <= q[l].cost {
+				break
+			}
+			q[i] = q[l]
+			i = l
 		}
-		if r := l + 1; r < n && q[r].cost < q[l].cost {
-			l = r
-		}
-		if q[i].cost <= q[l].cost {
-			break
-		}
-		q[i], q[l] = q[l], q[i]
-		i = l
+		q[i] = last
 	}
 	*h = q
 	return top
@@ -213,21 +231,51 @@ func newDecimator(m *mesh.Mesh) *decimator {
 		d.origin[i] = int32(i)
 	}
 	// Faces repeating a vertex have no surface to keep.
+	keep := func(f [3]uint32) bool { return f[0] != f[1] && f[1] != f[2] && f[0] != f[2] }
+	// Each vertex's faces are one run of a shared array, counted first,
+	// with the capacity cut at the run's end: collapse's appends then copy
+	// a list rather than run into the next vertex's.
+	start := make([]int32, nv+1)
 	for _, f := range m.Faces {
-		if f[0] == f[1] || f[1] == f[2] || f[0] == f[2] {
+		if keep(f) {
+			for _, v := range f {
+				start[v+1]++
+			}
+		}
+	}
+	for v := 0; v < nv; v++ {
+		start[v+1] += start[v]
+	}
+	all := make([]int32, start[nv])
+	for v := range d.vfaces {
+		d.vfaces[v] = all[start[v]:start[v]:start[v+1]]
+	}
+	for _, f := range m.Faces {
+		if !keep(f) {
 			continue
 		}
 		fi := int32(len(d.face))
 		d.face = append(d.face, [3]int32{int32(f[0]), int32(f[1]), int32(f[2])})
-		d.faceAlive = append(d.faceAlive, true)
 		for _, v := range f {
 			d.vfaces[v] = append(d.vfaces[v], fi)
 			d.alive[v] = true
 		}
 	}
 	d.faces = len(d.face)
-	type edge struct{ a, b int32 }
-	count := map[edge]int{}
+	d.faceAlive = make([]bool, d.faces)
+	for i := range d.faceAlive {
+		d.faceAlive[i] = true
+	}
+	// edgeFaces is the number of faces on edge (a, b).
+	edgeFaces := func(a, b int32) int {
+		n := 0
+		for _, fi := range d.vfaces[a] {
+			if f := d.face[fi]; f[0] == b || f[1] == b || f[2] == b {
+				n++
+			}
+		}
+		return n
+	}
 	for _, f := range d.face {
 		n, area := d.normal(f, -1, [3]float64{})
 		if area > 0 {
@@ -236,25 +284,28 @@ func newDecimator(m *mesh.Mesh) *decimator {
 				d.q[v].add(pq)
 			}
 		}
-		for k := 0; k < 3; k++ {
-			a, b := f[k], f[(k+1)%3]
-			count[edge{min(a, b), max(a, b)}]++
-		}
 	}
 	// Vertices on a border (of an open surface) stay where they are.
-	for e, n := range count {
-		if n == 1 {
-			d.border[e.a], d.border[e.b] = true, true
+	onBorder := make([]bool, 3*len(d.face)) // face edge 3·fi+k, from f[k] to f[k+1]
+	for fi, f := range d.face {
+		for k := 0; k < 3; k++ {
+			if a, b := f[k], f[(k+1)%3]; edgeFaces(a, b) == 1 {
+				onBorder[3*fi+k] = true
+				d.border[a], d.border[b] = true, true
+			}
 		}
 	}
+	// Room for the edges and the requeues of the collapses (about 6 for
+	// each face on marching cubes' meshes), so that the queue rarely grows.
+	d.queue = make(candidates, 0, 6*len(d.face))
 	// Queue the edges in a fixed order, so that ties in cost (common on
 	// flat regions) break the same way every run.
-	for _, f := range d.face {
+	for fi, f := range d.face {
 		for k := 0; k < 3; k++ {
 			a, b := f[k], f[(k+1)%3]
 			// Each edge once: from the face that has it as a→b with a < b,
 			// or from its only face when the edge is on a border.
-			if a < b || count[edge{min(a, b), max(a, b)}] == 1 {
+			if a < b || onBorder[3*fi+k] {
 				d.push(min(a, b), max(a, b))
 			}
 		}
@@ -289,6 +340,14 @@ func (d *decimator) push(a, b int32) {
 		}
 		a, b = b, a
 	}
+	_, cost := d.place(a, b)
+	d.queue.push(candidate{cost: cost, a: a, b: b, va: d.version[a], vb: d.version[b]})
+}
+
+// place is where merging b into a puts the vertex, the point of least
+// merged quadric among a, b (unless a is on a border), their midpoint and
+// the quadric's own minimum near the edge, and the quadric's cost there.
+func (d *decimator) place(a, b int32) ([3]float64, float64) {
 	q := d.q[a]
 	q.add(d.q[b])
 	pa, pb := d.pos[a], d.pos[b]
@@ -311,7 +370,7 @@ func (d *decimator) push(a, b int32) {
 			}
 		}
 	}
-	d.queue.push(candidate{cost: cost, a: a, b: b, va: d.version[a], vb: d.version[b], pos: best})
+	return best, cost
 }
 
 func (d *decimator) nextStamp() uint32 {

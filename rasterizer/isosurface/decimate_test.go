@@ -13,23 +13,12 @@ func TestDecimateSphereStaysClosed(t *testing.T) {
 	v := volume.Sphere().SampleCube(33)
 	m := MarchingCubes(v, 0)
 	d := Decimate(m, DecimateOptions{TargetFaces: m.Len() / 10})
-	if d.Len() > m.Len()/10 || d.Len() < m.Len()/20 {
-		t.Fatalf("%d faces from %d, target %d", d.Len(), m.Len(), m.Len()/10)
-	}
-	if border, euler := topology(t, "decimated sphere", v, d); border != 0 || euler != 2 {
-		t.Fatalf("decimated sphere: %d border edges, Euler %d", border, euler)
-	}
-	if a, b := signedVolume(d), signedVolume(m); math.Abs(a-b) > 0.03*b {
-		t.Fatalf("enclosed volume %v, was %v", a, b)
-	}
+	checkDecimatedSphere(t, "decimated sphere", v, m, d)
 	h := float64(v.Spacing[0])
 	for i, p := range d.Positions {
 		if r := math.Sqrt(float64(mesh.Dot(p, p))); math.Abs(r-0.7) > h {
 			t.Fatalf("vertex %d at radius %v, more than a cell off 0.7", i, r)
 		}
-	}
-	if len(d.Normals) != len(d.Positions) {
-		t.Fatalf("%d normals for %d positions", len(d.Normals), len(d.Positions))
 	}
 	again := Decimate(m, DecimateOptions{TargetFaces: m.Len() / 10})
 	p1, _ := d.Soup()
@@ -154,5 +143,25 @@ func TestSetFieldNormals(t *testing.T) {
 		if dot := mesh.Dot(mesh.Normalize(p), d.Normals[i]); dot < 0.98 {
 			t.Fatalf("vertex %d at %v: field normal %v is not radial (%v)", i, p, d.Normals[i], dot)
 		}
+	}
+}
+
+// checkDecimatedSphere checks d, m (the marching-cubes sphere of v)
+// decimated to a tenth of its faces: the target met, within a half, a
+// closed surface of genus 0, the enclosed volume kept (positive: outward
+// winding) and a normal for every vertex.
+func checkDecimatedSphere(t *testing.T, what string, v *volume.Volume, m, d *mesh.Mesh) {
+	t.Helper()
+	if d.Len() > m.Len()/10 || d.Len() < m.Len()/20 {
+		t.Fatalf("%s: %d faces from %d, target %d", what, d.Len(), m.Len(), m.Len()/10)
+	}
+	if border, euler := topology(t, what, v, d); border != 0 || euler != 2 {
+		t.Fatalf("%s: %d border edges, Euler %d", what, border, euler)
+	}
+	if a, b := signedVolume(d), signedVolume(m); math.Abs(a-b) > 0.03*b {
+		t.Fatalf("%s: enclosed volume %v, was %v", what, a, b)
+	}
+	if len(d.Normals) != len(d.Positions) {
+		t.Fatalf("%s: %d normals for %d positions", what, len(d.Normals), len(d.Positions))
 	}
 }

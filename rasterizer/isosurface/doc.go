@@ -18,7 +18,20 @@
 //     Garland and Heckbert 1997): collapses edges while the surface moves
 //     less than a tolerance, so flat and gently curved regions end up as a
 //     few long triangles while curved detail keeps small ones — the
-//     unbalanced set.
+//     unbalanced set. Simplify is the same kind of decimation through
+//     meshoptimizer in a build with -tags meshopt (several times faster,
+//     a different set), and Decimate otherwise; the paper's sets keep
+//     Decimate, whose output, and so the paper's images, is fixed.
+//
+// Extract, the CPU extraction for programs, runs marching cubes on every
+// CPU: each sample layer is classified once into bit rows, so that a row's
+// cells that the surface crosses come out 64 at a time, and slabs of cell
+// layers are extracted on goroutines and stitched into MarchingCubes' mesh
+// exactly, vertex for vertex and face for face (the slab's vertices on its
+// bottom layer are the slab below's). ExtractOnGPU says which extraction
+// is faster on a driver: on a software renderer the CPU's. TUNING.md has
+// the measurements, beside VTK's flying edges and meshoptimizer (bench
+// peers).
 //
 // Surfaces separate samples above the isovalue (inside) from the rest.
 // Triangles are wound counter-clockwise seen from outside, and normals,

@@ -97,7 +97,7 @@ func ExtractLayers(l Layers, iso float32) (*mesh.Mesh, Stats, error) {
 		return nil, Stats{}, fmt.Errorf("isosurface: %w", err)
 	}
 	maxFaces := int(volume.MemoryLimit() / BytesPerTriangle)
-	m, st, ok := marchingCubes(l.Samples, iso, maxFaces, l.First, l.Z0-l.First, l.Z1-l.First)
+	m, st, ok := extractParallel(l.Samples, iso, maxFaces, l.First, l.Z0-l.First, l.Z1-l.First, workers())
 	if !ok {
 		v := l.Samples
 		return nil, st, fmt.Errorf("isosurface: the surface of cell layers [%d, %d) of the %dx%dx%d volume at %v has more than %d triangles, more than the memory limit of %s holds",

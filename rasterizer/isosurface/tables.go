@@ -37,6 +37,7 @@ func init() {
 		lo := (k&1)<<u | (k>>1)<<v
 		edgeCorners[e] = [2]int{lo, lo | 1<<axis}
 	}
+	initCellEdges()
 	for c := 0; c < 256; c++ {
 		caseTriangles[c] = buildCase(c)
 		if n := len(caseTriangles[c]) / 3; n > maxCaseTriangles {

@@ -302,14 +302,30 @@ func (s *Scene) SetPath(p Path) error {
 	return nil
 }
 
-// SetIso re-extracts the balanced set at iso on the GPU. The unbalanced set
-// is decimated from it when next asked for.
+// SetIso re-extracts the balanced set at iso, on the GPU or, on a
+// software renderer, on the CPU (isosurface.ExtractOnGPU says which is
+// faster). The unbalanced set is decimated from it when next asked for.
 func (s *Scene) SetIso(iso float32) error {
 	if iso == s.iso {
 		return nil
 	}
 	if s.pair.Volume == nil {
 		return fmt.Errorf("scene: %s is a mesh: it has no isovalue to change", s.pair.Name)
+	}
+	if !isosurface.ExtractOnGPU(s.c.Caps()) {
+		m, _, err := isosurface.Extract(s.pair.Volume, iso)
+		if err != nil {
+			return err
+		}
+		g, err := s.upload(m)
+		if err != nil {
+			return err
+		}
+		s.sets[0].Delete()
+		s.sets[0] = g
+		s.iso = iso
+		s.gen++
+		return nil
 	}
 	var err error
 	if s.ext == nil {
