@@ -53,7 +53,7 @@ test-window:
 # Distributed rendering: the MPI code builds only with -tags mpi (plain
 # go build ./... needs no MPI); its tests run bench under mpirun on 1-4 ranks.
 test-mpi:
-	$(GO) vet -tags mpi ./internal/mpi ./bench
+	$(GO) vet -tags mpi ./internal/mpi ./balancer/pool ./bench
 	env -u DISPLAY -u WAYLAND_DISPLAY DPGL_REQUIRE_GL=1 \
 		$(GO) test -tags mpi $(TEST_FLAGS) -run Distributed ./bench
 
