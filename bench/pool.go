@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/dpgl/dpgl/balancer/pool"
+	"github.com/dpgl/dpgl/balancer/pool/pooltest"
 	"github.com/dpgl/dpgl/balancer/sssp"
 	"github.com/dpgl/dpgl/internal/mpi"
 )
@@ -35,6 +36,7 @@ type poolFlags struct {
 	energy     uint64
 	threshold  int
 	graphsFlag string
+	forests    int
 }
 
 func parsePoolFlags(args []string, w io.Writer) (*poolFlags, error) {
@@ -49,6 +51,7 @@ func parsePoolFlags(args []string, w io.Writer) (*poolFlags, error) {
 	fs.DurationVar(&f.timeout, "timeout", 60*time.Second, "a run not ended by then ends the job: a rank stuck or dead")
 	fs.Uint64Var(&f.energy, "energy", 0, "FixedEnergy's units (0: 2^62)")
 	fs.IntVar(&f.threshold, "threshold", 0, "SenderInitiated's threshold of free tasks (0: 4)")
+	fs.IntVar(&f.forests, "forests", 0, "instead of Moore's algorithm, run this many random task forests under the pools and detectors in turn (SinglePassRing too, on Static), checking every task runs once")
 	fs.StringVar(&fail, "fail", "", "fault injection for tests: RANK:KIND makes that rank, at its tenth message, fail: KIND one of kill (SIGKILL), hang, error")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -86,6 +89,9 @@ func parsePoolFlags(args []string, w io.Writer) (*poolFlags, error) {
 			}
 			f.detectors = append(f.detectors, d)
 		}
+	}
+	if f.forests < 0 {
+		return nil, fmt.Errorf("bench pool: -forests %d: want >= 0", f.forests)
 	}
 	if f.timeout <= 0 {
 		return nil, fmt.Errorf("bench pool: -timeout %v: want > 0", f.timeout)
@@ -138,6 +144,14 @@ func runPool(args []string, w io.Writer) error {
 	abort := func(err error) {
 		fmt.Fprintf(os.Stderr, "bench pool: rank %d: %v: ending the job\n", rank, err)
 		mpi.Abort(3)
+	}
+	if f.forests > 0 {
+		line, err := poolForests(tr, f)
+		if err != nil {
+			abort(err)
+		}
+		fmt.Fprintln(w, line)
+		f.graphs = nil
 	}
 	r := rand.New(rand.NewPCG(f.seed, 0x6e7a))
 	for _, spec := range f.graphs {
@@ -264,4 +278,63 @@ func (t *failing) Send(to int, msg []byte) error {
 		return errors.New("injected failure (-fail)")
 	}
 	return t.Transport.Send(to, msg)
+}
+
+// poolForests runs f.forests random task forests, each under the next pool
+// and detector, and returns rank 0's summary; a task run twice or never, or
+// counts that disagree, is an error naming the run.
+func poolForests(tr *pool.MPI, f *poolFlags) (string, error) {
+	rank, size := mpi.Rank(), mpi.Size()
+	rng := rand.New(rand.NewPCG(f.seed, 0xf0e5))
+	tasks := 0
+	for i := 0; i < f.forests; i++ {
+		d := pool.Detectors()[i%len(pool.Detectors())]
+		b := f.pools[(i/len(pool.Detectors()))%len(f.pools)]
+		pinned := 0.2
+		if d == pool.SinglePassRing {
+			b, pinned = pool.Static, 0
+		}
+		forest := pooltest.RandomForest(rng, 300, size, pinned)
+		cfg := pool.Config{Balance: b, Detector: d, Seed: f.seed + uint64(i), Timeout: f.timeout, Threshold: f.threshold}
+		if d == pool.FixedEnergy && i%2 == 0 {
+			cfg.Energy = uint64(4*size + 16) // runs out: ranks ask rank 0 for more
+		}
+		runs := make([]uint64, forest.Len()+1) // the last: tasks created here
+		runs[forest.Len()] = uint64(len(forest.Start(size, cfg.Seed)[rank]))
+		work := forest.Func(func(id uint32) error { runs[id]++; return nil }, func(c int) { runs[forest.Len()] += uint64(c) })
+		sync := make([]uint64, size)
+		if err := mpi.AllgatherUint64([]uint64{0}, sync, f.timeout); err != nil {
+			return "", err
+		}
+		if _, err := pool.Run(tr, cfg, forest.Start(size, cfg.Seed)[rank], work); err != nil {
+			return "", fmt.Errorf("forest %d (%v, %v): %w", i, b, d, err)
+		}
+		var all []uint64
+		if rank == 0 {
+			all = make([]uint64, len(runs)*size)
+		}
+		if err := mpi.Gather(runs, all, 0, f.timeout); err != nil {
+			return "", err
+		}
+		if rank != 0 {
+			continue
+		}
+		created := uint64(0)
+		for id := 0; id <= forest.Len(); id++ {
+			n := uint64(0)
+			for k := 0; k < size; k++ {
+				n += all[k*len(runs)+id]
+			}
+			if id == forest.Len() {
+				created = n
+			} else if n != 1 {
+				return "", fmt.Errorf("forest %d (%v, %v, %d tasks): task %d ran %d times", i, b, d, forest.Len(), id, n)
+			}
+		}
+		if created != uint64(forest.Len()) {
+			return "", fmt.Errorf("forest %d (%v, %v): %d tasks created of %d", i, b, d, created, forest.Len())
+		}
+		tasks += forest.Len()
+	}
+	return fmt.Sprintf("bench pool: %d ranks, %d random task forests (%d tasks) under every pool and detector: every task ran once, termination declared each time", size, f.forests, tasks), nil
 }

@@ -45,6 +45,20 @@ func TestDistributedPool(t *testing.T) {
 	}
 }
 
+// TestDistributedPoolForests: the harness's random task forests across
+// processes, every pool and detector in turn, on 3 and 8 ranks sharing two
+// cores (--oversubscribe): every task runs once and termination is
+// declared each time (bench pool -forests checks it).
+func TestDistributedPoolForests(t *testing.T) {
+	for _, np := range []int{3, 8} {
+		out, err, took := mpirunPool(t, np, 2*time.Minute, "-forests", "100", "-timeout", "30s")
+		if err != nil || !strings.Contains(out, "every task ran once, termination declared each time") {
+			t.Fatalf("%d ranks: %v:\n%s", np, err, out)
+		}
+		t.Logf("%d ranks: %v", np, took.Round(time.Millisecond))
+	}
+}
+
 // TestDistributedPoolFaults: a rank killed mid-run ends the job within
 // seconds, mpirun naming it and rank 0 saying so; a hung rank ends it at
 // -timeout with rank 0's error, and a rank's error ends it naming the rank.

@@ -75,6 +75,14 @@
 //   - The line and tree structures for moving tasks (the text's load
 //     balancing, not its termination tree) are not built.
 //
+// # One transport, several runs
+//
+// When rank 0 declares termination no task, acknowledgement, token or
+// energy is in transit (that is what it detects), but a request for work
+// and its "none" may be: a later Run on the same transport receives them
+// and answers or ignores them as it would its own. Start each Run at a
+// barrier, as bench pool does.
+//
 // # Counts
 //
 // Stats gives each rank's tasks run, tasks created, task messages and all

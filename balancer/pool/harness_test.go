@@ -1,64 +1,36 @@
-package pool
+package pool_test
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	. "github.com/dpgl/dpgl/balancer/pool"
+	"github.com/dpgl/dpgl/balancer/pool/pooltest"
 )
-
-// taskTree is a random forest of tasks: running node i makes its children,
-// each free (target -1) or sent to the rank target names.
-type taskTree struct {
-	children [][]uint32
-	target   []int
-	roots    []uint32
-}
-
-// randomTree draws a forest of 1..maxNodes nodes, from chains to bushes:
-// each node's parent is one of the window nodes before it.
-func randomTree(rng *rand.Rand, maxNodes, ranks int, pinned float64) *taskTree {
-	n := 1 + rng.IntN(maxNodes)
-	window := 1 + rng.IntN(n)
-	nroots := 1 + rng.IntN(min(n, 3))
-	t := &taskTree{children: make([][]uint32, n), target: make([]int, n)}
-	for i := 0; i < n; i++ {
-		t.target[i] = -1
-		if rng.Float64() < pinned {
-			t.target[i] = rng.IntN(ranks)
-		}
-		if i < nroots {
-			t.roots = append(t.roots, uint32(i))
-			continue
-		}
-		p := i - 1 - rng.IntN(min(window, i))
-		t.children[p] = append(t.children[p], uint32(i))
-	}
-	return t
-}
 
 type harnessCase struct {
 	ranks  int
 	cfg    Config
 	faults Faults
-	tree   *taskTree
+	tree   *pooltest.Forest
 }
 
 func (c harnessCase) String() string {
-	return fmt.Sprintf("%d ranks, %v, %v, faults %+v, %d tasks", c.ranks, c.cfg.Balance, c.cfg.Detector, c.faults, len(c.tree.target))
+	return fmt.Sprintf("%d ranks, %v, %v, faults %+v, %d tasks", c.ranks, c.cfg.Balance, c.cfg.Detector, c.faults, c.tree.Len())
 }
 
 // runHarness runs one task forest and returns what went wrong: a task run
 // twice or never, termination declared while a task was left (early) or
 // not declared within the time limit, counts that disagree.
 func runHarness(c harnessCase) error {
-	n := len(c.tree.target)
+	n := c.tree.Len()
 	done := make([]atomic.Int32, n)
 	var created, finished atomic.Int64
-	created.Store(int64(len(c.tree.roots)))
+	created.Store(int64(len(c.tree.Roots)))
 	var early atomic.Value
 	cfg := c.cfg
 	cfg.Timeout = 20 * time.Second
@@ -67,34 +39,16 @@ func runHarness(c harnessCase) error {
 			early.Store(fmt.Errorf("termination declared early: %d of %d tasks done, %d created", fi, n, cr))
 		}
 	}
-	work := func(task []byte, out *Out) error {
-		id := binary.LittleEndian.Uint32(task)
+	work := c.tree.Func(func(id uint32) error {
 		if done[id].Add(1) != 1 {
 			return fmt.Errorf("task %d run twice", id)
 		}
-		// A little work of a size varying by task, so ranks fall out of step.
-		h := uint64(id)
-		for k := 0; k < int(id%7)*200; k++ {
-			h = h*0x9e3779b97f4a7c15 + 1
-		}
-		_ = h
-		created.Add(int64(len(c.tree.children[id])))
-		for _, ch := range c.tree.children[id] {
-			b := binary.LittleEndian.AppendUint32(nil, ch)
-			if to := c.tree.target[ch]; to >= 0 {
-				out.Send(to, b)
-			} else {
-				out.Spawn(b)
-			}
-		}
-		finished.Add(1)
 		return nil
-	}
-	var roots [][]byte
-	for _, r := range c.tree.roots {
-		roots = append(roots, binary.LittleEndian.AppendUint32(nil, r))
-	}
-	start := AssignRandom(roots, c.ranks, c.faults.Seed)
+	}, func(children int) {
+		created.Add(int64(children))
+		finished.Add(1)
+	})
+	start := c.tree.Start(c.ranks, c.faults.Seed)
 	tr := NewLocal(c.ranks, c.faults)
 	stats := make([]Stats, c.ranks)
 	errs := make([]error, c.ranks)
@@ -160,7 +114,7 @@ func harnessCases(seed uint64, count int) []harnessCase {
 		if rng.IntN(3) == 0 {
 			f.HoldBack, f.HoldFor = 0.1, time.Duration(1+rng.IntN(3))*time.Millisecond
 		}
-		out = append(out, harnessCase{ranks, cfg, f, randomTree(rng, 200, ranks, pinned)})
+		out = append(out, harnessCase{ranks, cfg, f, pooltest.RandomForest(rng, 200, ranks, pinned)})
 	}
 	return out
 }

@@ -540,11 +540,15 @@ func (r *rank) handle(from int, msg []byte) error {
 			return fmt.Errorf("pool: rank %d: an acknowledgement from rank %d for no task sent", r.me, from)
 		}
 	case mRequest:
-		if r.cfg.Balance == Centralized {
+		if r.cfg.Balance == Centralized && r.me == 0 {
 			r.waiting = append(r.waiting, from)
 			return r.serve()
 		}
-		if k := r.nfree / 2; k > 0 && (r.cfg.Detector != FixedEnergy || r.energy >= 2) {
+		// Only a request left over from an earlier Run on the same
+		// transport reaches a Static rank or a Centralized worker: they
+		// move nothing.
+		moves := r.cfg.Balance != Static && r.cfg.Balance != Centralized
+		if k := r.nfree / 2; k > 0 && moves && (r.cfg.Detector != FixedEnergy || r.energy >= 2) {
 			return r.sendTasks(outgoing{from, fReply, r.takeFree(k)})
 		}
 		return r.send(from, control(mNone, 0))
