@@ -46,7 +46,7 @@ func parsePoolFlags(args []string, w io.Writer) (*poolFlags, error) {
 	var pools, detectors, fail string
 	fs.StringVar(&f.graphsFlag, "graphs", "grid:24x24,rmat:9:8", "graphs as bench strategies -graphs takes them: rmat:SCALE:EDGEFACTOR, grid:WxH, uniform:VERTICES:EDGES, FILE.gr")
 	fs.StringVar(&pools, "pools", "all", "work pools, comma-separated: Centralized, RandomPolling, RoundRobin, SenderInitiated, Static, or all")
-	fs.StringVar(&detectors, "detectors", "all", "termination detectors, comma-separated: Acknowledgement, DualPassRing, Tree, FixedEnergy, or all (SinglePassRing cannot run Moore's algorithm: a distance wakes its owner again)")
+	fs.StringVar(&detectors, "detectors", "all", "termination detectors, comma-separated: Acknowledgement, DualPassRing, Tree, FixedEnergy, or all (SinglePassRing and QueueEmpty cannot run Moore's algorithm: a distance goes straight to its owner)")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of the generated graphs and of random polling")
 	fs.DurationVar(&f.timeout, "timeout", 60*time.Second, "a run not ended by then ends the job: a rank stuck or dead")
 	fs.Uint64Var(&f.energy, "energy", 0, "FixedEnergy's units (0: 2^62)")
@@ -81,8 +81,8 @@ func parsePoolFlags(args []string, w io.Writer) (*poolFlags, error) {
 	} else {
 		for _, s := range strings.Split(detectors, ",") {
 			d, err := pool.ParseDetector(s)
-			if err == nil && d == pool.SinglePassRing {
-				err = errors.New("SinglePassRing cannot run Moore's algorithm: a distance sent to another rank wakes it again, which a single pass cannot see")
+			if err == nil && (d == pool.SinglePassRing || d == pool.QueueEmpty) {
+				err = fmt.Errorf("%v cannot run Moore's algorithm: a distance goes straight to its vertex's owner (and may wake it again), which it cannot see", d)
 			}
 			if err != nil {
 				return nil, fmt.Errorf("bench pool: -detectors: %v", err)
@@ -291,8 +291,11 @@ func poolForests(tr *pool.MPI, f *poolFlags) (string, error) {
 		d := pool.Detectors()[i%len(pool.Detectors())]
 		b := f.pools[(i/len(pool.Detectors()))%len(f.pools)]
 		pinned := 0.2
-		if d == pool.SinglePassRing {
+		switch d {
+		case pool.SinglePassRing:
 			b, pinned = pool.Static, 0
+		case pool.QueueEmpty:
+			b, pinned = pool.Centralized, 0
 		}
 		forest := pooltest.RandomForest(rng, 300, size, pinned)
 		cfg := pool.Config{Balance: b, Detector: d, Seed: f.seed + uint64(i), Timeout: f.timeout, Threshold: f.threshold}

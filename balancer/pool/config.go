@@ -86,10 +86,17 @@ const (
 	// from another, so it runs only with the Static pool and no Out.Send
 	// to another rank.
 	SinglePassRing
+	// QueueEmpty: the centralized pool's own rule, "the task queue is
+	// empty and every process has made a request for another task without
+	// any new tasks being generated". Each request carries how many task
+	// messages its sender has sent the master, so that a request does not
+	// pass the tasks sent before it. Centralized only, and no Out.Send to
+	// another rank (such a task would bypass the master).
+	QueueEmpty
 	numDetectors
 )
 
-var detectorNames = [...]string{"Acknowledgement", "DualPassRing", "Tree", "FixedEnergy", "SinglePassRing"}
+var detectorNames = [...]string{"Acknowledgement", "DualPassRing", "Tree", "FixedEnergy", "SinglePassRing", "QueueEmpty"}
 
 func (d Detector) String() string {
 	if d < 0 || d >= numDetectors {
@@ -100,7 +107,7 @@ func (d Detector) String() string {
 
 // Detectors lists every detector.
 func Detectors() []Detector {
-	return []Detector{Acknowledgement, DualPassRing, Tree, FixedEnergy, SinglePassRing}
+	return []Detector{Acknowledgement, DualPassRing, Tree, FixedEnergy, SinglePassRing, QueueEmpty}
 }
 
 // ParseDetector reads a detector's name, as String writes it, in any case.
@@ -152,6 +159,9 @@ func (c *Config) check(n int) error {
 	}
 	if c.Detector == SinglePassRing && c.Balance != Static {
 		return fmt.Errorf("pool: the SinglePassRing detector with the %v pool: a pool that hands a task to an idle rank reactivates it, which the single pass cannot see; use Static or another detector", c.Balance)
+	}
+	if c.Detector == QueueEmpty && c.Balance != Centralized {
+		return fmt.Errorf("pool: the QueueEmpty detector with the %v pool: it is the centralized pool's rule, and needs every task to pass through the master", c.Balance)
 	}
 	if c.Threshold < 0 {
 		return fmt.Errorf("pool: Config.Threshold %d: want >= 0", c.Threshold)

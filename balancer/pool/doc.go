@@ -42,6 +42,9 @@
 //	FixedEnergy      units travel with tasks and come back to rank 0
 //	SinglePassRing   one pass of a token; Static only, and no task sent to
 //	                 another rank: it cannot see a rank woken again
+//	QueueEmpty       the centralized pool's rule: the master's queue empty and
+//	                 every other rank waiting on a request; Centralized
+//	                 only, no task sent between ranks but through the master
 //
 // # Where this departs from the text
 //
@@ -50,9 +53,12 @@
 //     parent 0; under FixedEnergy each holds its share of the units.
 //   - The centralized master also runs tasks when no rank is waiting for
 //     one (with one rank it must), and a rank's tasks for a given rank
-//     (Out.Send) go straight there, not through the master. So the text's
-//     centralized rule (queue empty and every slave has asked) is not
-//     enough, and the Centralized pool too ends by a Detector.
+//     (Out.Send) go straight there, not through the master: the text's
+//     rule for the centralized pool (QueueEmpty) cannot see those, so it
+//     refuses them, and the Centralized pool runs under any other
+//     detector too. The rule assumes a request cannot overtake the tasks
+//     its sender returned before it; here each request carries the count
+//     of task messages sent to the master, which waits for them all.
 //   - The ring and the tree rest on acknowledgements, as the text says they
 //     assume: a rank counts as idle only when every task it sent has been
 //     acknowledged, so no task is in transit behind it. The tree blackens a

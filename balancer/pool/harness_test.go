@@ -98,8 +98,11 @@ func harnessCases(seed uint64, count int) []harnessCase {
 		d := Detectors()[i%len(Detectors())]
 		b := Balances()[(i/len(Detectors()))%len(Balances())]
 		pinned := 0.2
-		if d == SinglePassRing {
+		switch d {
+		case SinglePassRing:
 			b, pinned = Static, 0
+		case QueueEmpty:
+			b, pinned = Centralized, 0
 		}
 		cfg := Config{Balance: b, Detector: d, Seed: rng.Uint64(), Threshold: rng.IntN(4)}
 		if d == FixedEnergy && rng.IntN(2) == 0 {

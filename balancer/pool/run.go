@@ -73,6 +73,9 @@ type rank struct {
 	backoff   time.Duration
 	retryAt   time.Time // no request before
 	waiting   []int     // Centralized rank 0: ranks waiting for a task
+	toMaster  uint64    // QueueEmpty: task messages sent to rank 0
+	fromRank  []uint64  // QueueEmpty, rank 0: task messages from each rank
+	askedWith []uint64  // QueueEmpty, rank 0: each waiting rank's toMaster
 
 	unacked int  // task messages sent and not yet acknowledged
 	black   bool // DualPassRing, Tree: sent a task since the token or probe passed
@@ -117,6 +120,9 @@ func Run(tr Transport, cfg Config, initial [][]byte, f Func) (Stats, error) {
 	}
 	r.stats.Created = len(initial)
 	r.rr = me
+	if cfg.Detector == QueueEmpty && me == 0 {
+		r.fromRank, r.askedWith = make([]uint64, size), make([]uint64, size)
+	}
 	switch cfg.Detector {
 	case Acknowledgement:
 		// As if rank 0 had sent every other rank its start: each is
@@ -247,6 +253,13 @@ func (r *rank) sendTasks(o outgoing) error {
 	switch r.cfg.Detector {
 	case SinglePassRing:
 		return fmt.Errorf("pool: rank %d: a task sent to rank %d under SinglePassRing: it could wake an idle rank, which the single pass cannot see; use another detector", r.me, o.to)
+	case QueueEmpty:
+		if o.flags&fReply == 0 && o.to != 0 {
+			return fmt.Errorf("pool: rank %d: a task sent to rank %d under QueueEmpty: it bypasses the master, which alone sees the tasks; use another detector", r.me, o.to)
+		}
+		if o.to == 0 {
+			r.toMaster++
+		}
 	case Acknowledgement:
 		r.unacked++
 	case DualPassRing:
@@ -395,7 +408,7 @@ func (r *rank) idle() error {
 		}
 		if to >= 0 {
 			r.requested = true
-			if err := r.send(to, control(mRequest, 0)); err != nil {
+			if err := r.send(to, control(mRequest, r.toMaster)); err != nil {
 				return err
 			}
 		}
@@ -463,6 +476,16 @@ func (r *rank) idle() error {
 			r.probed, r.black, r.childBlack, r.reports = false, false, false, 0
 			return r.send((r.me-1)/2, control(mReport, c))
 		}
+	case QueueEmpty:
+		if r.me != 0 || len(r.waiting) != r.size-1 {
+			return nil
+		}
+		for _, w := range r.waiting {
+			if r.askedWith[w] != r.fromRank[w] {
+				return nil // tasks it sent before asking are still on their way
+			}
+		}
+		return r.declare()
 	case FixedEnergy:
 		if r.me == 0 {
 			if r.energy == r.cfg.Energy {
@@ -526,6 +549,10 @@ func (r *rank) handle(from int, msg []byte) error {
 			return r.flush()
 		case SinglePassRing:
 			return fmt.Errorf("pool: rank %d: a task from rank %d under SinglePassRing, which cannot see a rank woken again", r.me, from)
+		case QueueEmpty:
+			if r.fromRank != nil {
+				r.fromRank[from]++
+			}
 		}
 		return nil
 	}
@@ -541,6 +568,9 @@ func (r *rank) handle(from int, msg []byte) error {
 		}
 	case mRequest:
 		if r.cfg.Balance == Centralized && r.me == 0 {
+			if r.askedWith != nil {
+				r.askedWith[from] = v
+			}
 			r.waiting = append(r.waiting, from)
 			return r.serve()
 		}

@@ -47,8 +47,11 @@ func MoorePool(tr pool.Transport, cfg pool.Config, g *Graph, source int) (dist [
 	if source < 0 || source >= g.N {
 		return nil, nil, st, fmt.Errorf("sssp: MoorePool: source %d outside 0..%d", source, g.N-1)
 	}
-	if cfg.Detector == pool.SinglePassRing {
+	switch cfg.Detector {
+	case pool.SinglePassRing:
 		return nil, nil, st, errors.New("sssp: MoorePool: the SinglePassRing detector: a distance sent to another rank wakes it again, which the single pass cannot see")
+	case pool.QueueEmpty:
+		return nil, nil, st, errors.New("sssp: MoorePool: the QueueEmpty detector: a distance goes straight to its vertex's owner, not through the master, which alone that rule watches")
 	}
 	me, ranks := tr.Rank(), tr.Size()
 	dist = make([]uint64, g.N)
