@@ -1,7 +1,8 @@
 // Package pool is a message-passing work pool with distributed termination
 // detection: the systems of Wilkinson and Allen's chapter 7, "Load
-// Balancing and Termination Detection" (../../../shared/reference), which
-// dpgl's GPU strategies borrow from, as processes that talk by messages.
+// Balancing and Termination Detection" (Parallel Programming, 2nd ed.),
+// whose ideas dpgl's GPU strategies borrow, as processes that talk by
+// messages.
 //
 // A task is an opaque byte record; the user's Func runs one and hands the
 // tasks it makes to an Out: Spawn for a free task, which the pool may move
