@@ -54,7 +54,7 @@ test-window:
 # go build ./... needs no MPI); its tests run bench under mpirun on 1-4 ranks,
 # and package cluster's Example on 2 ranks.
 test-mpi:
-	$(GO) vet -tags mpi ./internal/mpi ./rasterizer/distributed/cluster ./bench
+	$(GO) vet -tags mpi ./internal/mpi ./rasterizer/distributed/cluster ./balancer/pool ./bench
 	env -u DISPLAY -u WAYLAND_DISPLAY DPGL_REQUIRE_GL=1 \
 		$(GO) test -tags mpi $(TEST_FLAGS) -run Distributed ./bench
 	$(GO) test -tags mpi -c -o .cluster.test ./rasterizer/distributed/cluster

@@ -57,10 +57,16 @@ func mpiBench(t *testing.T) string {
 // suite).
 func mpirun(t *testing.T, np int, limit time.Duration, args ...string) (string, error, time.Duration) {
 	t.Helper()
+	return mpirunCommand(t, np, limit, "distributed", args...)
+}
+
+// mpirunCommand runs bench's command on np ranks, as mpirun does.
+func mpirunCommand(t *testing.T, np int, limit time.Duration, command string, args ...string) (string, error, time.Duration) {
+	t.Helper()
 	bin := mpiBench(t)
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
-	full := append([]string{"-np", fmt.Sprint(np), "--oversubscribe", "--allow-run-as-root", bin, "distributed"}, args...)
+	full := append([]string{"-np", fmt.Sprint(np), "--oversubscribe", "--allow-run-as-root", bin, command}, args...)
 	cmd := exec.CommandContext(ctx, "mpirun", full...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out

@@ -33,6 +33,10 @@
 //	copy, quick  memory bandwidth of the copy kernel and the driver's copy
 //	info         the GL context's renderer, driver and capabilities
 //	distributed  sort-last rendering over MPI (a build with -tags mpi)
+//	pool         Moore's algorithm across MPI ranks on each work pool and
+//	             termination detector of package balancer/pool: tasks per
+//	             second, messages per task, last task to termination
+//	             (-tags mpi; run it under mpirun -np 1, 2 and 4)
 //
 // # What repeats and what does not
 //

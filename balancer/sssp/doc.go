@@ -39,4 +39,15 @@
 //
 // The solver's loops run under any balancer configuration, the paper's
 // policies and the other strategies alike (balancer.Config.Strategy).
+//
+// # Across processes
+//
+// MoorePool is the text's decentralized version on package pool's
+// message-passing work pool, on the CPU: the vertices are split among the
+// ranks (Owner), a distance goes as a message to the rank that owns its
+// vertex, a vertex whose distance falls is queued again (first in, first
+// out), and predecessors are recorded; every pool and every detector but
+// the single-pass ring runs it. MergeRanks joins the ranks' parts and
+// CheckTree checks distances and shortest-path tree against Dijkstra.
+// bench pool runs it under mpirun.
 package sssp
