@@ -210,6 +210,44 @@
 // none to two words per element (each function's doc says how many),
 // owned by the Scanner and reused like the scans' own.
 //
+// # Families by key, searches, merges and multi-channel histograms
+//
+// These follow the primitives above, each in a file of its own; package
+// radix adds TopK and the segmented sorts, which sort:
+//
+//	InclusiveScanByKey,  the segmented scans with segments given by keys:
+//	ExclusiveScanByKey   a pass marks where the key changes
+//	                     (shaders/scan/keyheads.comp), then the segmented
+//	                     scan. Scratch: one word per key
+//	UniqueByKey(To)      the first key of each run and its value: the
+//	                     heads pass, then a compaction of the keys and one
+//	                     of the values. Scratch: one word per key
+//	NonTrivialRuns(To)   where each run of more than one key starts, and
+//	                     its length: a pass flags the starts, their
+//	                     exclusive scan numbers them, a pass writes each
+//	                     run's start and end, a last one the outputs, up
+//	                     to the count it reads on the GPU. Scratch: two
+//	                     words per key
+//	ThreeWayPartitionIf  three parts by two predicates, each in input
+//	(To)                 order (CUB reverses its unselected part): three
+//	                     selections, one a part
+//	AdjacentDifference   dst[i] = src[i] - src[i-1], dst[0] = src[0]: one
+//	                     pass of 16-byte vectors, as the copy kernel
+//	LowerBound,          a binary search per query in a sorted array
+//	UpperBound
+//	Merge, MergePairs    moderngpu's merge path: an invocation finds where
+//	                     its 8 outputs start by one binary search along its
+//	                     diagonal, then merges them serially
+//	MultiHistogramEven   up to 4 channels of interleaved pixels, each in
+//	                     bins of its own, counted in shared memory (all
+//	                     channels' bins together up to 4096), then added
+//
+// The searches and merges order keys as package radix sorts them: floats
+// -Inf, negatives, -0, +0, positives, +Inf, then every NaN (all NaNs
+// equal), so that any input has an order and every output is a function
+// of it. Merge keeps a's keys before b's among equal keys. The …To forms
+// leave their counts in a GPU buffer for the next kernel, as CompactTo.
+//
 // # Calls
 //
 // Arrays are gpu.Array values: a *gpu.Buffer or a gpu.Range of one (whose

@@ -87,6 +87,17 @@
 // number of tiles of the longest array sorted. After the first call at a
 // size, sorts allocate nothing on the GPU.
 //
+// # Top-k and segmented sorts
+//
+// TopK keeps the k largest (or smallest) keys and their indices, ties to
+// the lowest index, so its result depends on the input alone: a stable
+// sort of (key, index) pairs cut at k. SegmentedSortKeys and
+// SegmentedSortPairs sort each segment of CUB-style offsets on its own
+// without a work group a segment, however many and small the segments
+// are: a stable sort by key, a stable sort of the resulting order by
+// segment (on just the bits segment numbers need), then a gather. Both
+// allocate their per-call scratch and return an error if they cannot.
+//
 // # Calls
 //
 // Arrays are gpu.Array values: a *gpu.Buffer or a gpu.Range of one (whose

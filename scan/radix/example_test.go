@@ -54,3 +54,63 @@ func Example() {
 	// [3 2 1 1] acbd
 	// [-Inf -1 -0 0 2.5 +Inf NaN]
 }
+
+// ExampleTopK keeps the three largest keys and where they were: of the
+// equal 7s, the first two.
+func ExampleTopK() {
+	c, err := gpu.NewHeadless()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer c.Delete()
+	s, err := radix.New(c)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer s.Delete()
+	keys, _ := gpu.NewBufferFrom(c, []int32{4, 7, -2, 7, 9, 7})
+	defer keys.Delete()
+	top, _ := gpu.NewBuffer[int32](c, 3)
+	defer top.Delete()
+	idx, _ := gpu.NewBuffer[uint32](c, 3)
+	defer idx.Delete()
+	if err := radix.TopK(s, gpu.Array[int32](top), gpu.Array[uint32](idx), gpu.Array[int32](keys), true); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(top.Download(), idx.Download())
+	// Output:
+	// [9 7 7] [4 1 3]
+}
+
+// ExampleSegmentedSortPairs sorts three segments, [0, 3), [3, 3) (empty)
+// and [3, 7), each on its own.
+func ExampleSegmentedSortPairs() {
+	c, err := gpu.NewHeadless()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer c.Delete()
+	s, err := radix.New(c)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer s.Delete()
+	keys, _ := gpu.NewBufferFrom(c, []uint32{3, 1, 2, 9, 0, 9, 4})
+	defer keys.Delete()
+	vals, _ := gpu.NewBufferFrom(c, []rune("abcdefg"))
+	defer vals.Delete()
+	offsets, _ := gpu.NewBufferFrom(c, []uint32{0, 3, 3, 7})
+	defer offsets.Delete()
+	if err := radix.SegmentedSortPairs(s, gpu.Array[uint32](keys), gpu.Array[rune](vals), gpu.Array[uint32](offsets), radix.Order{}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(keys.Download(), string(vals.Download()))
+	// Output:
+	// [1 2 3 0 4 9 9] bcaegdf
+}
