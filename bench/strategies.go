@@ -18,6 +18,7 @@ import (
 	"github.com/dpgl/dpgl/balancer/sssp"
 	"github.com/dpgl/dpgl/gpu"
 	"github.com/dpgl/dpgl/internal/cliflag"
+	"github.com/dpgl/dpgl/internal/fileio"
 	"github.com/dpgl/dpgl/rasterizer"
 	"github.com/dpgl/dpgl/rasterizer/dataset"
 	"github.com/dpgl/dpgl/rasterizer/mesh"
@@ -160,7 +161,7 @@ func stratParseGraph(spec string, r *rand.Rand) (stratGraph, error) {
 		}
 		g = sssp.Uniform(n[0], n[1], 100, r)
 	case strings.HasSuffix(spec, ".gr"):
-		file, err := os.Open(spec)
+		file, err := fileio.Open(spec)
 		if err != nil {
 			return stratGraph{}, err
 		}
