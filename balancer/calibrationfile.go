@@ -224,10 +224,25 @@ func (cal *Calibration) Lookup(renderer, loop string) (LoopCost, error) {
 	}
 	lc, err := decodeLoopCost(raw)
 	if err != nil {
-		return LoopCost{}, fmt.Errorf("balancer: %s: the calibration of loop %q on renderer %q cannot be read: %v", cal.Path, loop, renderer, err)
+		return LoopCost{}, &EntryError{Path: cal.Path, Renderer: renderer, Loop: loop, Err: err}
 	}
 	return lc, nil
 }
+
+// EntryError is Lookup's error for an entry the file holds but this
+// program cannot read (damaged, or written by a later program): unlike a
+// missing one, it is kept as it is when the file is saved, unless Set
+// replaces it.
+type EntryError struct {
+	Path, Renderer, Loop string
+	Err                  error
+}
+
+func (e *EntryError) Error() string {
+	return fmt.Sprintf("balancer: %s: the calibration of loop %q on renderer %q cannot be read: %v", e.Path, e.Loop, e.Renderer, e.Err)
+}
+
+func (e *EntryError) Unwrap() error { return e.Err }
 
 // Set records the cost of a loop on a renderer (Save writes it). A zero
 // Date is set to now.
