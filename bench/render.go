@@ -122,6 +122,9 @@ func renderExperiment(f *expFlags, w io.Writer) (*renderRun, error) {
 	}
 	defer e.Delete()
 	fmt.Fprintf(w, "dataset: %s\n", e.Describe())
+	for _, m := range e.DatasetWarnings(f.reduction) {
+		warnf(w, "%s", m)
+	}
 	run, err := measureRender(e, f, w)
 	if err != nil {
 		return nil, err

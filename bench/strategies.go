@@ -399,7 +399,7 @@ func stratSSSP(s *scan.Scanner, o *stratOpts, w io.Writer, pr *progress) ([]stra
 		fmt.Fprintf(w, "sssp %s: %d vertices, %d edges, out-degree avg %.1f max %d, from vertex %d\n",
 			gr.name, gr.g.N, gr.g.M(), float64(gr.g.M())/float64(gr.g.N), most, gr.source)
 		if err := so.Load(gr.g); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("bench strategies: -graphs %s: %w", gr.name, err)
 		}
 		want := sssp.Dijkstra(gr.g, gr.source)
 		label := "sssp " + filepath.Base(gr.name)
