@@ -1,6 +1,7 @@
 package main
 
 import (
+	"compress/gzip"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -240,5 +241,63 @@ func TestChaosPredictManyRanks(t *testing.T) {
 		}
 	case <-time.After(hostile.HangLimit):
 		t.Fatalf("100,000 ranks: no prediction after %v", hostile.HangLimit)
+	}
+}
+
+// writeZeroBomb writes a gzipped NIfTI-1 volume of n^3 float32 zeros: a
+// few hundred KiB that decode to 4n^3 bytes.
+func writeZeroBomb(t *testing.T, path string, n int) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zw, _ := gzip.NewWriterLevel(f, gzip.BestSpeed)
+	hdr := hostile.Nii{Dim: [8]int16{3, int16(n), int16(n), int16(n), 1, 1, 1, 1}, Voxels: []float64{}}
+	zw.Write(hdr.Bytes())
+	zeros := make([]byte, 1<<20)
+	for left := 4 * n * n * n; left > 0; left -= len(zeros) {
+		if _, err := zw.Write(zeros[:min(left, len(zeros))]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestChaosZeroBomb: a small .nii.gz of 256^3 zeros, rendered at -res 32,
+// takes beyond a small render's memory no more than the volume's float32
+// samples (the 4 bytes a voxel CheckGrid budgets) and the garbage
+// collector's headroom: on main Resample's two float64 copies took 16
+// bytes a voxel more (640^3: 5.7 GB peak). GOGC=25 keeps the headroom
+// small, so that the peak measures what is live. The peaks are printed.
+func TestChaosZeroBomb(t *testing.T) {
+	gputest.Context(t)
+	dir := t.TempDir()
+	const n = 256
+	bomb := filepath.Join(dir, "bomb.nii.gz")
+	writeZeroBomb(t, bomb, n)
+	cal := calibrated(t)
+	env := []string{"DPGL_BENCH_MAIN=1", "GOGC=25"}
+	small := hostile.Run(t, "bench", env, tinyRender(cubePLY(t, dir, "cube.ply"), cal, "")...)
+	if small.Code != 0 || small.MaxRSS == 0 {
+		t.Fatalf("the small render: exit %d, peak %d\n%s", small.Code, small.MaxRSS, small.Stderr)
+	}
+	args := []string{"render", "-volume", bomb, "-res", "32", "-views", "(45,45)", "-width", "32", "-height", "32", "-lanes", "1",
+		"-policies", "Never", "-reps", "1", "-warmup", "0", "-calibration", cal}
+	r := hostile.Run(t, "bench", env, args...)
+	noPanic(t, "render of the zero bomb", r)
+	// All zeros: refused as an empty surface after it was read and
+	// resampled, which is what is measured.
+	hostile.Refused(t, "render of the zero bomb", r, "bomb.nii.gz", "empty")
+	volume := int64(4 * n * n * n)
+	extra := r.MaxRSS - small.MaxRSS
+	t.Logf("peak RSS: %d MiB for the %d^3 zero bomb (its float32 samples %d MiB), %d MiB for a 12-triangle render",
+		r.MaxRSS>>20, n, volume>>20, small.MaxRSS>>20)
+	if limit := volume*3/2 + 128<<20; extra > limit {
+		t.Fatalf("the zero bomb took %d MiB more than a small render, over the %d MiB of its samples, the collector's headroom and 128 MiB",
+			extra>>20, limit>>20)
 	}
 }

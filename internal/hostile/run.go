@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -22,6 +23,7 @@ type Result struct {
 	Code           int // exit status
 	Stdout, Stderr string
 	Took           time.Duration
+	MaxRSS         int64 // the child's peak resident memory, bytes (0 where unknown)
 }
 
 // Run runs the test binary itself as a child process with args, env added
@@ -47,6 +49,9 @@ func RunWithin(t testing.TB, limit time.Duration, name string, env []string, arg
 	start := time.Now()
 	err := cmd.Run()
 	r := Result{Stdout: out.String(), Stderr: errb.String(), Took: time.Since(start)}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && cmd.ProcessState != nil {
+		r.MaxRSS = ru.Maxrss << 10 // Linux counts kilobytes
+	}
 	var ee *exec.ExitError
 	switch {
 	case ctx.Err() != nil:
