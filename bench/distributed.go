@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"math"
 	"os"
@@ -184,6 +185,47 @@ func (d *distRun) wait() time.Duration {
 	return 2 * d.timeout
 }
 
+// waitText says this rank's limit as the user gave it: -timeout, or twice
+// it on the ranks other than 0, which wait longer so that rank 0 reports.
+func (d *distRun) waitText() string {
+	if d.rank == 0 {
+		return fmt.Sprintf("-timeout %v", d.timeout)
+	}
+	return fmt.Sprintf("%v (twice -timeout %v, so that rank 0 reports first)", d.wait(), d.timeout)
+}
+
+// sameFlags checks that every rank was started with the same flags (a
+// rank given another -res would otherwise meet the others with buffers of
+// another size, and MPI would end the job with a bare MPI_ERR_TRUNCATE):
+// an allgather of each flag value's hash, in the flags' name order. Its
+// error, on a rank whose values differ from rank 0's, names the flags and
+// this rank's values.
+func (d *distRun) sameFlags(values map[string]string) error {
+	names := make([]string, 0, len(values))
+	for n := range values {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	send := make([]uint64, len(names))
+	for i, n := range names {
+		h := fnv.New64a()
+		h.Write([]byte(values[n]))
+		send[i] = h.Sum64()
+	}
+	recv := make([]uint64, len(send)*d.size)
+	d.check(mpi.AllgatherUint64(send, recv, d.wait()))
+	var differ []string
+	for i, n := range names {
+		if send[i] != recv[i] { // rank 0's is first
+			differ = append(differ, fmt.Sprintf("-%s %s", n, values[n]))
+		}
+	}
+	if len(differ) > 0 {
+		return fmt.Errorf("started with %s, unlike rank 0: every rank needs the same flags", strings.Join(differ, ", "))
+	}
+	return nil
+}
+
 // check ends the job when a collective failed or timed out: the ranks can
 // no longer agree on anything.
 func (d *distRun) check(err error) {
@@ -191,7 +233,7 @@ func (d *distRun) check(err error) {
 		return
 	}
 	if errors.Is(err, mpi.ErrTimeout) {
-		fmt.Fprintf(os.Stderr, "bench distributed: rank %d: another rank did not reach %q within -timeout %v (stuck or dead): ending the job\n", d.rank, d.phase, d.wait())
+		fmt.Fprintf(os.Stderr, "bench distributed: rank %d: another rank did not reach %q within %v (stuck or dead): ending the job\n", d.rank, d.phase, d.waitText())
 	} else {
 		fmt.Fprintf(os.Stderr, "bench distributed: rank %d: during %q: %v: ending the job\n", d.rank, d.phase, err)
 	}
@@ -235,6 +277,7 @@ func runDistributed(args []string, w io.Writer) error {
 // distFlags are bench distributed's own flags beside the dataset's.
 type distFlags struct {
 	*expFlags
+	values              map[string]string // every flag's value as parsed, for sameFlags
 	sets, balance, fail string
 	device, split       string
 	resolve             string
@@ -336,6 +379,8 @@ func (d *distRun) parse(args []string) (*distFlags, error) {
 		}
 		f.failRank, f.failKind = n, kind
 	}
+	f.values = map[string]string{}
+	fs.VisitAll(func(fl *flag.Flag) { f.values[fl.Name] = fl.Value.String() })
 	return f, nil
 }
 
@@ -351,6 +396,9 @@ func (d *distRun) run(args []string, w io.Writer) error {
 	}
 	d.timeout = f.timeout
 	d.comm = mpiComm{timeout: d.wait()}
+	if err := d.agree("checking that every rank has the same flags", d.sameFlags(f.values)); err != nil {
+		return err
+	}
 
 	c, err := d.openDevice(f.device)
 	if err := d.agree("making a GL context", err); err != nil {
