@@ -37,7 +37,6 @@ func resampleWhole(v *Volume, dims [3]int, spacing [3]float32) *Volume {
 	return out
 }
 
-
 // TestResampleSlabsEqualWhole: Resample on slabs of a few layers equals
 // the whole-volume pass bit for bit, shrinking and enlarging, with NaN
 // samples, and its memory per slab stays within the bound.
