@@ -5,12 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/dpgl/dpgl/internal/fileio"
 )
 
 // calibrationFormat marks a file as ours; a file without it is foreign.
@@ -109,19 +112,26 @@ func (cal *Calibration) read() error {
 	foreign := func(format string, args ...any) error {
 		return &CalibrationError{Path: path, Reason: fmt.Sprintf(format, args...), Foreign: true}
 	}
-	info, err := os.Stat(path)
+	f, err := fileio.OpenShared(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	if err != nil {
 		return foreign("%v", err)
 	}
-	if !info.Mode().IsRegular() {
-		return foreign("not a regular file")
-	}
-	data, err := os.ReadFile(path)
+	data, err := io.ReadAll(f)
+	f.Close()
 	if err != nil {
 		return foreign("%v", err)
+	}
+	return cal.parse(data)
+}
+
+// parse reads a calibration file's bytes into cal, which is empty.
+func (cal *Calibration) parse(data []byte) error {
+	path := cal.Path
+	foreign := func(format string, args ...any) error {
+		return &CalibrationError{Path: path, Reason: fmt.Sprintf(format, args...), Foreign: true}
 	}
 	var top map[string]json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -214,10 +224,25 @@ func (cal *Calibration) Lookup(renderer, loop string) (LoopCost, error) {
 	}
 	lc, err := decodeLoopCost(raw)
 	if err != nil {
-		return LoopCost{}, fmt.Errorf("balancer: %s: the calibration of loop %q on renderer %q cannot be read: %v", cal.Path, loop, renderer, err)
+		return LoopCost{}, &EntryError{Path: cal.Path, Renderer: renderer, Loop: loop, Err: err}
 	}
 	return lc, nil
 }
+
+// EntryError is Lookup's error for an entry the file holds but this
+// program cannot read (damaged, or written by a later program): unlike a
+// missing one, it is kept as it is when the file is saved, unless Set
+// replaces it.
+type EntryError struct {
+	Path, Renderer, Loop string
+	Err                  error
+}
+
+func (e *EntryError) Error() string {
+	return fmt.Sprintf("balancer: %s: the calibration of loop %q on renderer %q cannot be read: %v", e.Path, e.Loop, e.Renderer, e.Err)
+}
+
+func (e *EntryError) Unwrap() error { return e.Err }
 
 // Set records the cost of a loop on a renderer (Save writes it). A zero
 // Date is set to now.
@@ -245,11 +270,13 @@ func (cal *Calibration) put(renderer, loop string, raw json.RawMessage) {
 	cal.renderers[renderer][loop] = raw
 }
 
-// Save writes the calibration to Path, creating its directory. It merges:
+// Save writes the calibration to Path, creating its directory. It merges
+// under an exclusive lock (fileio.Update: flock on a lock file beside it):
 // the file is read again, and the entries Set since the load replace
-// theirs, so that what another program saved in between is kept. It
-// refuses to replace a file that is not a dpgl calibration of this
-// version. The new file is written beside the old one and renamed over it.
+// theirs, so that what another program saved in between is kept, however
+// many save at once. It refuses to replace a file that is not a dpgl
+// calibration of this version. The new file is written beside the old one
+// and renamed over it.
 func (cal *Calibration) Save() error {
 	if cal.foreign != nil {
 		return fmt.Errorf("balancer: not saving the calibration: %w", cal.foreign)
@@ -260,75 +287,48 @@ func (cal *Calibration) Save() error {
 		path = target
 	}
 	now := &Calibration{Path: path}
-	now.reset()
-	if err := now.read(); err != nil {
-		var ce *CalibrationError
-		if errors.As(err, &ce) && ce.Foreign {
-			return fmt.Errorf("balancer: not saving the calibration: %w", err)
+	err := fileio.Update(path, func(old []byte) ([]byte, error) {
+		now.reset()
+		if old != nil {
+			if err := now.parse(old); err != nil {
+				var ce *CalibrationError
+				if errors.As(err, &ce) && ce.Foreign {
+					return nil, fmt.Errorf("balancer: not saving the calibration: %w", err)
+				}
+			}
 		}
-	}
-	for k, raw := range cal.set {
-		now.put(k[0], k[1], raw)
-	}
-	out := map[string]any{}
-	for k, v := range now.top {
-		out[k] = v
-	}
-	out["format"], out["version"] = calibrationFormat, calibrationVersion
-	renderers := map[string]json.RawMessage{}
-	for r, raw := range now.badRender {
-		renderers[r] = raw
-	}
-	for r, loops := range now.renderers {
-		raw, err := json.Marshal(loops)
+		for k, raw := range cal.set {
+			now.put(k[0], k[1], raw)
+		}
+		out := map[string]any{}
+		for k, v := range now.top {
+			out[k] = v
+		}
+		out["format"], out["version"] = calibrationFormat, calibrationVersion
+		renderers := map[string]json.RawMessage{}
+		for r, raw := range now.badRender {
+			renderers[r] = raw
+		}
+		for r, loops := range now.renderers {
+			raw, err := json.Marshal(loops)
+			if err != nil {
+				return nil, fmt.Errorf("balancer: saving calibration to %s: %v", cal.Path, err)
+			}
+			renderers[r] = raw
+		}
+		out["renderers"] = renderers
+		data, err := json.MarshalIndent(out, "", "  ")
 		if err != nil {
-			return fmt.Errorf("balancer: saving calibration to %s: %v", cal.Path, err)
+			return nil, fmt.Errorf("balancer: saving calibration to %s: %v", cal.Path, err)
 		}
-		renderers[r] = raw
-	}
-	out["renderers"] = renderers
-	data, err := json.MarshalIndent(out, "", "  ")
+		return append(data, '\n'), nil
+	})
 	if err != nil {
-		return fmt.Errorf("balancer: saving calibration to %s: %v", cal.Path, err)
-	}
-	if err := writeAtomic(path, append(data, '\n')); err != nil {
+		if strings.HasPrefix(err.Error(), "balancer: ") {
+			return err
+		}
 		return fmt.Errorf("balancer: saving calibration to %s: %v", cal.Path, err)
 	}
 	cal.top, cal.renderers, cal.badRender = now.top, now.renderers, now.badRender
 	return nil
-}
-
-// writeAtomic replaces path by data through a temporary file in the same
-// directory (a rename is atomic only within one file system), keeping the
-// old file's permissions.
-func writeAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	mode := fs.FileMode(0o644)
-	if info, err := os.Stat(path); err == nil {
-		mode = info.Mode().Perm()
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), mode)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
 }

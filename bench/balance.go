@@ -287,6 +287,8 @@ func runBalance(args []string, w io.Writer) error {
 		if err := checkCalibration(o.calPath, o.calibrate); err != nil {
 			return fmt.Errorf("bench balance: %w", err)
 		}
+	} else if m := ignoredCalibration(fs, o.cost); m != "" {
+		warnf(w, "%s", m)
 	}
 	for _, s := range strings.Split(*kinds, ",") {
 		k, err := synthetic.Parse(strings.TrimSpace(s))

@@ -83,6 +83,9 @@ func calibrateRenderer(f *expFlags, w io.Writer) (*calibration, error) {
 		return nil, err
 	}
 	defer e.Delete()
+	for _, m := range e.DatasetWarnings(f.reduction) {
+		warnf(w, "%s", m)
+	}
 	fmt.Fprintf(w, "dataset: %s\nimage %dx%d, views %s, lanes %s, %d repetitions each after %d warm-up\n\n", e.Describe(), e.Width, e.Height,
 		strings.Join(viewNamesOf(f), " "), f.lanes, f.reps, max(f.warmup, 1))
 	cc := f.calibration()

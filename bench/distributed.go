@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"math"
 	"os"
@@ -96,6 +97,7 @@ func runDistributed(args []string, w io.Writer) error {
 // distFlags are bench distributed's own flags beside the dataset's.
 type distFlags struct {
 	*expFlags
+	values              map[string]string // every flag's value as parsed, for sameFlags
 	sets, balance, fail string
 	device, split       string
 	resolve             string
@@ -147,6 +149,8 @@ func (d *distRun) parse(args []string) (*distFlags, error) {
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("bench distributed: unexpected argument %q (flags come after the command)", fs.Arg(0))
 	}
+	f.values = map[string]string{}
+	fs.VisitAll(func(fl *flag.Flag) { f.values[fl.Name] = fl.Value.String() })
 	return f, f.validate()
 }
 
@@ -215,6 +219,9 @@ func (d *distRun) run(args []string, w io.Writer) error {
 		return err
 	}
 	d.cl.SetTimeout(f.timeout)
+	if err := d.agree("checking that every rank has the same flags", d.sameFlags(f.values)); err != nil {
+		return err
+	}
 	c, err := d.cl.OpenDevice(f.device)
 	if err := d.agree("making a GL context", err); err != nil {
 		return err
@@ -270,6 +277,39 @@ func (d *distRun) run(args []string, w io.Writer) error {
 		return nil
 	}
 	fmt.Fprintf(w, "every composited image equals the single-process image bit for bit (visibility words and pixels)\n")
+	return nil
+}
+
+// sameFlags checks that every rank was started with the same flags (a
+// rank given another -res would otherwise meet the others with buffers of
+// another size, and MPI would end the job with a bare MPI_ERR_TRUNCATE):
+// an allgather of each flag value's hash, in the flags' name order. Its
+// error, on a rank whose values differ from rank 0's, names the flags and
+// this rank's values.
+func (d *distRun) sameFlags(values map[string]string) error {
+	names := make([]string, 0, len(values))
+	for n := range values {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	send := make([]uint64, len(names))
+	for i, n := range names {
+		h := fnv.New64a()
+		h.Write([]byte(values[n]))
+		send[i] = h.Sum64()
+	}
+	recv := make([]uint64, len(send)*d.size)
+	d.cl.SetPhase("checking that every rank has the same flags")
+	d.cl.AllgatherUint64(send, recv)
+	var differ []string
+	for i, n := range names {
+		if send[i] != recv[i] { // rank 0's is first
+			differ = append(differ, fmt.Sprintf("-%s %s", n, values[n]))
+		}
+	}
+	if len(differ) > 0 {
+		return fmt.Errorf("started with %s, unlike rank 0: every rank needs the same flags", strings.Join(differ, ", "))
+	}
 	return nil
 }
 

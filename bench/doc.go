@@ -50,6 +50,18 @@
 // The renderer's loop costs come from the calibration file
 // (balancer.DefaultCalibrationPath, or -calibration FILE), which
 // calibrate writes; a cost taken on a busy machine misleads every later
-// run, so calibrate where nothing else runs. bench writes only the result
-// files in -out and, for calibrate, the calibration file.
+// run, so calibrate where nothing else runs. A run that recalibrates
+// replaces only the loops it measured, keeps an entry it cannot read (and
+// says so), and never replaces an entry of more runs; concurrent runs
+// update the file under a lock and lose nothing.
+//
+// bench writes only the result files in -out and the calibration file,
+// through internal/fileio: each into a temporary file renamed into place
+// once all are written, so a run that fails (a full disk) leaves -out as
+// it found it, and never over one of its inputs. Inputs are regular files:
+// a FIFO or a device is refused at once unless DPGL_ALLOW_SPECIAL=1.
+// What a run goes on past without an error (a calibration file -cost
+// makes it ignore, a mesh whose triangles all have zero area, an
+// unbalanced set equal to the balanced one) is a line starting
+// "warning: ".
 package main

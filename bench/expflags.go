@@ -17,6 +17,7 @@ import (
 	"github.com/dpgl/dpgl/bench/internal/experiment"
 	"github.com/dpgl/dpgl/gpu"
 	"github.com/dpgl/dpgl/internal/cliflag"
+	"github.com/dpgl/dpgl/internal/fileio"
 	"github.com/dpgl/dpgl/rasterizer/dataset"
 	"github.com/dpgl/dpgl/rasterizer/mesh"
 	"github.com/dpgl/dpgl/rasterizer/raster"
@@ -303,7 +304,7 @@ func checkCalibration(path string, recalibrate bool) error {
 // readMesh reads a PLY file; its errors leave the path to the caller,
 // which names it with its flag.
 func readMesh(path string) (*mesh.Mesh, error) {
-	r, err := os.Open(path)
+	r, err := fileio.Open(path)
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {

@@ -5,21 +5,23 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/dpgl/dpgl/bench/internal/experiment"
+	"github.com/dpgl/dpgl/internal/fileio"
 	"github.com/dpgl/dpgl/rasterizer"
 )
 
 func nsDur(n int64) time.Duration { return time.Duration(n) }
 
-// writeFile writes data to dir/name and records the name.
-func writeFile(dir, name string, data []byte, files *[]string) error {
-	if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+// writeFile writes data to the batch's file name and records the name.
+// The batch's files appear together when it commits (fileio.Batch), so a
+// run that fails leaves its results folder as it found it.
+func writeFile(out *fileio.Batch, name string, data []byte, files *[]string) error {
+	if err := out.Write(name, data); err != nil {
 		return fmt.Errorf("bench: writing results: %w", err)
 	}
 	*files = append(*files, name)
@@ -40,41 +42,54 @@ func fnum(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
 func imageName(set, view string) string { return fmt.Sprintf("image-%s-%s.png", set, slug(view)) }
 
 // writePNG encodes packed RGBA8 pixels (bottom row first) as a PNG.
-func writePNG(dir, name string, pixels []uint32, w, h int, files *[]string) error {
+func writePNG(out *fileio.Batch, name string, pixels []uint32, w, h int, files *[]string) error {
 	var b bytes.Buffer
 	if err := rasterizer.WritePNG(&b, rasterizer.ToImage(pixels, w, h)); err != nil {
 		return err
 	}
-	return writeFile(dir, name, b.Bytes(), files)
+	return writeFile(out, name, b.Bytes(), files)
 }
 
 // writeResults writes the report to the results folder: one PNG per set
 // and view, the plots, the CSV tables, paper.md and paper.json (which lists
-// them all, itself included). It returns the files' names.
-func writeResults(dir string, r *experiment.Report) ([]string, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+// them all, itself included). It returns the files' names. The files
+// appear together, replacing a previous run's, only once all are written:
+// a failure (a full disk, a plot that cannot be drawn) leaves the folder
+// as it was.
+func writeResults(dir string, r *experiment.Report) (files []string, err error) {
+	out, err := fileio.NewBatch(dir)
+	if err != nil {
 		return nil, fmt.Errorf("bench: -out %s: %w", dir, err)
 	}
-	var files []string
+	defer func() {
+		if err == nil {
+			err = out.Commit()
+		}
+		if err != nil {
+			out.Abort()
+			files = nil
+		}
+	}()
 	// Images first, so that paper.md and paper.json can list them.
 	for set := range setNames {
 		for _, v := range r.Views() {
-			if err := writePNG(dir, imageName(setNames[set], v.Name), r.Image(set, v.Name), r.Params.Width, r.Params.Height, &files); err != nil {
+			if err := writePNG(out, imageName(setNames[set], v.Name), r.Image(set, v.Name), r.Params.Width, r.Params.Height, &files); err != nil {
 				return files, err
 			}
 		}
 	}
-	plots, err := writePlots(dir, r)
+	plots, notes, err := writePlots(out, r)
 	files = append(files, plots...)
 	if err != nil {
 		return files, err
 	}
+	r.Warnings = append(r.Warnings, notes...)
 	for _, t := range csvTables(r) {
-		if err := writeFile(dir, t.name, csvBytes(t.header, t.rows), &files); err != nil {
+		if err := writeFile(out, t.name, csvBytes(t.header, t.rows), &files); err != nil {
 			return files, err
 		}
 	}
-	if err := writeFile(dir, "paper.md", paperMarkdown(r, files), &files); err != nil {
+	if err := writeFile(out, "paper.md", paperMarkdown(r, files), &files); err != nil {
 		return files, err
 	}
 	r.Files = append(append([]string(nil), files...), "paper.json")
@@ -82,7 +97,7 @@ func writeResults(dir string, r *experiment.Report) ([]string, error) {
 	if err != nil {
 		return files, fmt.Errorf("bench: encoding paper.json: %w", err)
 	}
-	if err := writeFile(dir, "paper.json", append(js, '\n'), &files); err != nil {
+	if err := writeFile(out, "paper.json", append(js, '\n'), &files); err != nil {
 		return files, err
 	}
 	return files, nil

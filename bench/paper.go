@@ -101,6 +101,9 @@ func paperExperiment(f *expFlags, args []string, start time.Time, second bool, w
 	}
 	defer e.Delete()
 	fmt.Fprintf(w, "dataset: %s\n", e.Describe())
+	for _, m := range e.DatasetWarnings(f.reduction) {
+		warnf(w, "%s", m)
+	}
 	p := experiment.NewPaperRun(e, experiment.PaperConfig{Views: f.viewList, Lanes: f.lanesList, Policies: f.policyList, Warmup: f.warmup, Reps: f.reps,
 		Calibration: f.calibration(), Command: strings.TrimSpace("bench paper " + strings.Join(args, " ")), Source: f.source(),
 		Resolution: f.res, Reduction: f.reduction, Reduced: reduced, Start: start})

@@ -15,6 +15,7 @@ import (
 
 	"github.com/dpgl/dpgl/balancer"
 	"github.com/dpgl/dpgl/bench/internal/experiment"
+	"github.com/dpgl/dpgl/internal/fileio"
 )
 
 // policyColors: OR red, LB blue, Bounded green, Always grey.
@@ -38,6 +39,9 @@ func tiles(plots []*plot.Plot, cols int, w, h vg.Length) ([]byte, error) {
 	}
 	for i, p := range plots {
 		grid[i/cols][i%cols] = p
+	}
+	for _, p := range plots {
+		safeLogY(p)
 	}
 	img := vgimg.New(w, h)
 	dc := draw.New(img)
@@ -68,34 +72,73 @@ func lanesTicks(lanes []int) plot.ConstantTicks {
 }
 
 // writePlots draws frame time over Lanes per view (one file per set) and
-// the phase-time ranges of LB's loops.
-func writePlots(dir string, r *experiment.Report) ([]string, error) {
-	var files []string
-	for set := range setNames {
-		png, err := timePlots(r, set)
+// the phase-time ranges of LB's loops. A plot that cannot be drawn from the
+// data is left out, with a note in notes: the data decide a plot, never
+// whether the run keeps its tables. Only a failed write is an error.
+func writePlots(out *fileio.Batch, r *experiment.Report) (files, notes []string, err error) {
+	write := func(name string, draw func() ([]byte, error)) error {
+		png, err := drawSafely(draw)
 		if err != nil {
-			return files, fmt.Errorf("bench: plotting: %w", err)
+			notes = append(notes, fmt.Sprintf("%s not drawn: %v", name, err))
+			return nil
 		}
-		if err := writeFile(dir, fmt.Sprintf("plot-time-vs-lanes-%s.png", setNames[set]), png, &files); err != nil {
-			return files, err
-		}
+		return writeFile(out, name, png, &files)
 	}
-	var plots []*plot.Plot
 	for set := range setNames {
-		pl, err := phasePlot(r, set)
-		if err != nil {
-			return files, fmt.Errorf("bench: plotting: %w", err)
+		if err := write(fmt.Sprintf("plot-time-vs-lanes-%s.png", setNames[set]), func() ([]byte, error) { return timePlots(r, set) }); err != nil {
+			return files, notes, err
 		}
-		plots = append(plots, pl)
 	}
-	png, err := tiles(plots, 2, vg.Points(720), vg.Points(300))
-	if err != nil {
-		return files, fmt.Errorf("bench: plotting: %w", err)
+	err = write("plot-phase-times.png", func() ([]byte, error) {
+		var plots []*plot.Plot
+		for set := range setNames {
+			pl, err := phasePlot(r, set)
+			if err != nil {
+				return nil, err
+			}
+			plots = append(plots, pl)
+		}
+		return tiles(plots, 2, vg.Points(720), vg.Points(300))
+	})
+	return files, notes, err
+}
+
+// drawSafely runs draw, turning a panic of the plotting library (which
+// panics on data it cannot scale) into an error.
+func drawSafely(draw func() ([]byte, error)) (png []byte, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			png, err = nil, fmt.Errorf("%v", p)
+		}
+	}()
+	return draw()
+}
+
+// safeLogY keeps a log Y axis drawable whatever the data: with no data, or
+// a range reaching zero, a negative value or NaN (where plot.LogScale
+// panics), the axis becomes linear and the title says so; a range of one
+// value (whose padding of ±1 would reach below zero) is widened by a
+// factor of 2 each way.
+func safeLogY(p *plot.Plot) {
+	if p == nil {
+		return
 	}
-	if err := writeFile(dir, "plot-phase-times.png", png, &files); err != nil {
-		return files, err
+	if _, ok := p.Y.Scale.(plot.LogScale); !ok {
+		return
 	}
-	return files, nil
+	lo, hi := p.Y.Min, p.Y.Max
+	switch {
+	case !(lo > 0) || math.IsInf(lo, 0) || math.IsInf(hi, 0) || math.IsNaN(hi):
+		p.Y.Scale, p.Y.Tick.Marker = plot.LinearScale{}, plot.DefaultTicks{}
+		if math.IsInf(lo, 0) || math.IsInf(hi, 0) || math.IsNaN(lo) || math.IsNaN(hi) {
+			p.Y.Min, p.Y.Max = 0, 1
+			p.Title.Text += "\n(no values)"
+		} else {
+			p.Title.Text += "\n(linear axis: values at or below 0)"
+		}
+	case lo == hi:
+		p.Y.Min, p.Y.Max = lo/2, hi*2
+	}
 }
 
 // timePlots draws a set's frame time over the Lanes values, a plot per
@@ -114,9 +157,16 @@ func timePlots(r *experiment.Report, set int) ([]byte, error) {
 		pl.X.Min, pl.X.Max = -0.3, float64(len(lanes)-1)+0.3
 		pl.Legend.Top = true
 		for _, pol := range r.Policies() {
-			xys := make(plotter.XYs, len(lanes))
+			var xys plotter.XYs
 			for i, l := range lanes {
-				xys[i] = plotter.XY{X: float64(i), Y: positive(ms(r.Frame(set, v.Name, l, pol).Time.Median))}
+				// A frame without a finite time (none measured) is left
+				// out: plotter refuses NaN, and a log axis 0.
+				if y := ms(r.Frame(set, v.Name, l, pol).Time.Median); !math.IsNaN(y) && !math.IsInf(y, 0) {
+					xys = append(xys, plotter.XY{X: float64(i), Y: positive(y)})
+				}
+			}
+			if len(xys) == 0 {
+				continue
 			}
 			line, pts, err := plotter.NewLinePoints(xys)
 			if err != nil {

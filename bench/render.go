@@ -5,11 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/dpgl/dpgl/bench/internal/experiment"
+	"github.com/dpgl/dpgl/internal/fileio"
 	"github.com/dpgl/dpgl/rasterizer"
 	"github.com/dpgl/dpgl/rasterizer/view"
 )
@@ -122,6 +122,9 @@ func renderExperiment(f *expFlags, w io.Writer) (*renderRun, error) {
 	}
 	defer e.Delete()
 	fmt.Fprintf(w, "dataset: %s\n", e.Describe())
+	for _, m := range e.DatasetWarnings(f.reduction) {
+		warnf(w, "%s", m)
+	}
 	run, err := measureRender(e, f, w)
 	if err != nil {
 		return nil, err
@@ -242,18 +245,24 @@ func printRenderNotes(w io.Writer, software bool, setup, differ []string) {
 	}
 }
 
-// writeImages writes one PNG per set and view to dir.
+// writeImages writes one PNG per set and view to dir, all or none
+// (fileio.Batch).
 func writeImages(dir string, views []view.View, pixels func(set int, view string) []uint32, width, height int, w io.Writer) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	out, err := fileio.NewBatch(dir)
+	if err != nil {
 		return fmt.Errorf("bench render: -out %s: %w", dir, err)
 	}
+	defer out.Abort() // after Commit, nothing to remove
 	var files []string
 	for set := range setNames {
 		for _, v := range views {
-			if err := writePNG(dir, imageName(setNames[set], v.Name), pixels(set, v.Name), width, height, &files); err != nil {
+			if err := writePNG(out, imageName(setNames[set], v.Name), pixels(set, v.Name), width, height, &files); err != nil {
 				return err
 			}
 		}
+	}
+	if err := out.Commit(); err != nil {
+		return fmt.Errorf("bench render: writing results: %w", err)
 	}
 	fmt.Fprintf(w, "wrote %s to %s\n", strings.Join(files, ", "), dir)
 	return nil

@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/dpgl/dpgl/balancer"
 	"github.com/dpgl/dpgl/bench/internal/experiment"
+	"github.com/dpgl/dpgl/internal/fileio"
 )
 
 // secondFlagHelp is the paper command's -second flag.
@@ -136,7 +136,8 @@ func secondHeadline(r *experiment.SecondReport) *resultTable {
 
 // writeSecond writes second.json to dir.
 func writeSecond(dir string, r *experiment.SecondReport) ([]string, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	out, err := fileio.NewBatch(dir)
+	if err != nil {
 		return nil, fmt.Errorf("bench: -out %s: %w", dir, err)
 	}
 	data, err := json.MarshalIndent(r, "", "  ")
@@ -144,6 +145,11 @@ func writeSecond(dir string, r *experiment.SecondReport) ([]string, error) {
 		return nil, err
 	}
 	var files []string
-	err = writeFile(dir, "second.json", append(data, '\n'), &files)
-	return files, err
+	if err := writeFile(out, "second.json", append(data, '\n'), &files); err != nil {
+		return nil, err
+	}
+	if err := out.Commit(); err != nil {
+		return nil, fmt.Errorf("bench: writing results: %w", err)
+	}
+	return files, nil
 }

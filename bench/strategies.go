@@ -18,6 +18,7 @@ import (
 	"github.com/dpgl/dpgl/balancer/sssp"
 	"github.com/dpgl/dpgl/gpu"
 	"github.com/dpgl/dpgl/internal/cliflag"
+	"github.com/dpgl/dpgl/internal/fileio"
 	"github.com/dpgl/dpgl/rasterizer"
 	"github.com/dpgl/dpgl/rasterizer/dataset"
 	"github.com/dpgl/dpgl/rasterizer/mesh"
@@ -160,7 +161,7 @@ func stratParseGraph(spec string, r *rand.Rand) (stratGraph, error) {
 		}
 		g = sssp.Uniform(n[0], n[1], 100, r)
 	case strings.HasSuffix(spec, ".gr"):
-		file, err := os.Open(spec)
+		file, err := fileio.Open(spec)
 		if err != nil {
 			return stratGraph{}, err
 		}
@@ -221,6 +222,7 @@ type stratOpts struct {
 	seed         uint64
 	warmup, reps int
 	verbose      bool
+	warnings     []string // found while parsing, printed when the run starts
 }
 
 // stratAccount adds one loop run to a cell.
@@ -245,10 +247,15 @@ func stratCosts(c *gpu.Context, o *stratOpts) (scanCost, zCost float64, source s
 	if o.cost > 0 {
 		return o.cost, o.cost, "given with -cost"
 	}
-	if cal, err := balancer.LoadCalibration(o.calPath); err == nil {
-		if cs, err := rasterizer.LoadCosts(cal, c.Caps().Renderer); err == nil {
-			return cs.ScanConversion.CostIterations, cs.ZBuffer.CostIterations, "calibrated, from " + o.calPath
-		}
+	// A file with unreadable entries still gives its readable ones
+	// (parseStrategies refused a foreign one).
+	cal, _ := balancer.LoadCalibration(o.calPath)
+	cs, err := rasterizer.LoadCosts(cal, c.Caps().Renderer)
+	if err == nil {
+		return cs.ScanConversion.CostIterations, cs.ZBuffer.CostIterations, "calibrated, from " + o.calPath
+	}
+	if _, ok := errors.AsType[*balancer.EntryError](err); ok {
+		return balancer.DefaultCostIterations, balancer.DefaultCostIterations, fmt.Sprintf("balancer.DefaultCostIterations: %v", err)
 	}
 	return balancer.DefaultCostIterations, balancer.DefaultCostIterations,
 		fmt.Sprintf("balancer.DefaultCostIterations: %s has no calibration for this GPU's renderer loops (run bench calibrate)", o.calPath)
@@ -396,7 +403,7 @@ func stratSSSP(s *scan.Scanner, o *stratOpts, w io.Writer, pr *progress) ([]stra
 		fmt.Fprintf(w, "sssp %s: %d vertices, %d edges, out-degree avg %.1f max %d, from vertex %d\n",
 			gr.name, gr.g.N, gr.g.M(), float64(gr.g.M())/float64(gr.g.N), most, gr.source)
 		if err := so.Load(gr.g); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("bench strategies: -graphs %s: %w", gr.name, err)
 		}
 		want := sssp.Dijkstra(gr.g, gr.source)
 		label := "sssp " + filepath.Base(gr.name)
@@ -506,6 +513,9 @@ func runStrategies(args []string, w io.Writer) error {
 	if err != nil {
 		return err
 	}
+	for _, m := range o.warnings {
+		warnf(w, "%s", m)
+	}
 	rows, err := measureStrategies(o, w)
 	if err != nil {
 		return err
@@ -581,6 +591,15 @@ func parseStrategies(args []string) (*stratOpts, error) {
 		return nil, err
 	}
 	o.warmup, o.reps = cf.warmup, cf.reps
+	// The same rule as render's and balance's: a calibration file the
+	// run would read is refused before any work when it is not one.
+	if o.cost == 0 {
+		if err := checkCalibration(o.calPath, false); err != nil {
+			return nil, fmt.Errorf("bench strategies: %w", err)
+		}
+	} else if m := ignoredCalibration(fs, o.cost); m != "" {
+		o.warnings = append(o.warnings, m)
+	}
 	var err error
 	if o.configs, err = stratParseConfigs(*configs); err != nil {
 		return nil, err

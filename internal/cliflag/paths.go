@@ -5,6 +5,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+
+	"github.com/dpgl/dpgl/internal/fileio"
 )
 
 // CheckOutDir checks, before any work is done, that the folder dir given
@@ -40,8 +43,9 @@ func CheckOutDir(name, dir string) error {
 }
 
 // CheckOutFile checks, before any work is done, that the file path given
-// by flag -name can be written: it is not a folder, and its folder exists
-// and takes files. An existing file is left as it is (the command replaces
+// by flag -name can be written: it is not a folder, nor one of the run's
+// inputs checked before it (CheckInFile), and its folder exists and takes
+// files. An existing file is left as it is (the command replaces
 // it at the end).
 func CheckOutFile(name, path string) error {
 	if path == "" {
@@ -49,6 +53,9 @@ func CheckOutFile(name, path string) error {
 	}
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		return Errorf(name, path, "is a folder, not a file")
+	}
+	if err := fileio.CheckNotInput(path); err != nil {
+		return Errorf(name, path, "it is one of this run's inputs: give another file")
 	}
 	dir := filepath.Dir(path)
 	fi, err := os.Stat(dir)
@@ -84,14 +91,15 @@ func unwrapPath(err error) error {
 
 // CheckInFile checks, before any work is done, that the file path given by
 // flag -name can be opened for reading and is not a folder.
+//
+// It opens with fileio.Open: a FIFO or a device is refused at once (unless
+// DPGL_ALLOW_SPECIAL=1), and the file becomes one of the run's inputs,
+// which no result may replace.
 func CheckInFile(name, path string) error {
-	f, err := os.Open(path)
+	f, err := fileio.Open(path)
 	if err != nil {
-		return Errorf(name, path, "%v", unwrapPath(err))
+		return Errorf(name, path, "%v", strings.TrimPrefix(unwrapPath(err).Error(), path+": "))
 	}
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil || fi.IsDir() {
-		return Errorf(name, path, "a folder, not a file")
-	}
+	f.Close()
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -22,6 +23,7 @@ type Result struct {
 	Code           int // exit status
 	Stdout, Stderr string
 	Took           time.Duration
+	MaxRSS         int64 // the child's peak resident memory, bytes (0 where unknown)
 }
 
 // Run runs the test binary itself as a child process with args, env added
@@ -31,7 +33,14 @@ type Result struct {
 // or when the child cannot start; name is the command, for messages.
 func Run(t testing.TB, name string, env []string, args ...string) Result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), HangLimit)
+	return RunWithin(t, HangLimit, name, env, args...)
+}
+
+// RunWithin is Run with its own hang limit, for a case that must end far
+// sooner than HangLimit (a refusal of a FIFO that must not wait for it).
+func RunWithin(t testing.TB, limit time.Duration, name string, env []string, args ...string) Result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, os.Args[0], args...)
 	cmd.Env = append(os.Environ(), env...)
@@ -40,10 +49,13 @@ func Run(t testing.TB, name string, env []string, args ...string) Result {
 	start := time.Now()
 	err := cmd.Run()
 	r := Result{Stdout: out.String(), Stderr: errb.String(), Took: time.Since(start)}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && cmd.ProcessState != nil {
+		r.MaxRSS = ru.Maxrss << 10 // Linux counts kilobytes
+	}
 	var ee *exec.ExitError
 	switch {
 	case ctx.Err() != nil:
-		t.Fatalf("%s %q hung: killed after %v\nstderr:\n%s", name, args, HangLimit, r.Stderr)
+		t.Fatalf("%s %q hung: killed after %v\nstderr:\n%s", name, args, limit, r.Stderr)
 	case errors.As(err, &ee):
 		r.Code = ee.ExitCode()
 	case err != nil:
@@ -98,4 +110,47 @@ func Coverage(t testing.TB, path string, bg color.RGBA) ([]bool, int) {
 		}
 	}
 	return mask, n
+}
+
+// Snapshot is the bytes of every file in a folder (not its subfolders), by
+// name: what a run must leave as it found it.
+func Snapshot(t testing.TB, dir string) map[string]string {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, e := range es {
+		if e.IsDir() {
+			continue
+		}
+		b, err := os.ReadFile(dir + "/" + e.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[e.Name()] = string(b)
+	}
+	return out
+}
+
+// Unchanged fails the test unless dir holds exactly the files of before,
+// byte for byte.
+func Unchanged(t testing.TB, what, dir string, before map[string]string) {
+	t.Helper()
+	after := Snapshot(t, dir)
+	for name, b := range before {
+		a, ok := after[name]
+		switch {
+		case !ok:
+			t.Errorf("%s: %s was removed", what, name)
+		case a != b:
+			t.Errorf("%s: %s was changed (%d bytes, was %d)", what, name, len(a), len(b))
+		}
+	}
+	for name := range after {
+		if _, ok := before[name]; !ok {
+			t.Errorf("%s: %s was left behind", what, name)
+		}
+	}
 }

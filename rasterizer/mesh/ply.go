@@ -7,9 +7,10 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
+
+	"github.com/dpgl/dpgl/internal/fileio"
 )
 
 // WritePLY writes m as binary little-endian PLY: vertex x y z (and nx ny nz
@@ -52,22 +53,15 @@ func WritePLY(w io.Writer, m *Mesh) error {
 	return bw.Flush()
 }
 
-// SavePLY writes m to a file with WritePLY.
+// SavePLY writes m to a file with WritePLY, atomically: a failure leaves
+// no partial file and an older file at path as it was.
 func SavePLY(path string, m *Mesh) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := WritePLY(f, m); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return fileio.Write(path, func(w io.Writer) error { return WritePLY(w, m) })
 }
 
 // LoadPLY reads a file with ReadPLY.
 func LoadPLY(path string) (*Mesh, error) {
-	f, err := os.Open(path)
+	f, err := fileio.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -157,15 +151,18 @@ func ReadPLY(r io.Reader) (*Mesh, error) {
 }
 
 func readPLYHeader(br *bufio.Reader) ([]plyElement, binary.ByteOrder, error) {
+	// ReadSlice, not ReadString: a line is read within br's 4 KiB buffer,
+	// so a file without a newline (/dev/zero) is refused after 4 KiB, not
+	// read whole first.
 	line := func() (string, error) {
-		s, err := br.ReadString('\n')
+		s, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			return "", fmt.Errorf("mesh: PLY: header line longer than %d bytes", br.Size())
+		}
 		if err != nil {
 			return "", fmt.Errorf("mesh: PLY: header ends without end_header (%w)", unexpectedEOF(err))
 		}
-		if len(s) > 4096 {
-			return "", errors.New("mesh: PLY: header line longer than 4096 bytes")
-		}
-		return strings.TrimRight(s, "\r\n"), nil
+		return strings.TrimRight(string(s), "\r\n"), nil
 	}
 	if s, err := line(); err != nil || s != "ply" {
 		return nil, nil, errors.New(`mesh: PLY: magic: the file does not start with "ply"`)

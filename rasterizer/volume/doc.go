@@ -27,7 +27,9 @@
 //
 // Resample changes a volume's resolution, low-pass filtering when it
 // shrinks (each output sample is the average of what it covers) so that a
-// reduced MRI volume does not alias, and keeping the volume's box.
+// reduced MRI volume does not alias, and keeping the volume's box. It
+// works on slabs of layers, so that beyond the volume and its result it
+// takes at most 64 MiB (one layer's float64 grids, at least).
 //
 // Requests are bounded before anything is allocated (limits.go):
 // MemoryLimit is the host memory one request may use (half of the

@@ -6,7 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
+
+	"github.com/dpgl/dpgl/internal/fileio"
 )
 
 // A slab of a volume is a run of its sample layers along z: what one rank
@@ -54,7 +55,7 @@ func ReadNIfTILayers(r io.Reader, z0, z1 int) (*Volume, *NIfTIHeader, error) {
 // LoadNIfTILayers reads sample layers [z0, z1) of a .nii or .nii.gz file
 // with ReadNIfTILayers.
 func LoadNIfTILayers(path string, z0, z1 int) (*Volume, *NIfTIHeader, error) {
-	f, err := os.Open(path)
+	f, err := fileio.Open(path)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -189,7 +190,7 @@ func ResampleLayers(src *Volume, first int, dims [3]int, n, k0, k1 int) (*Volume
 // alone: the whole volume's dimensions, for a rank that then reads its
 // slab with LoadNIfTILayers.
 func LoadNIfTIHeader(path string) (*NIfTIHeader, error) {
-	f, err := os.Open(path)
+	f, err := fileio.Open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,8 @@ import (
 	"math"
 	"os"
 	"strings"
+
+	"github.com/dpgl/dpgl/internal/fileio"
 )
 
 // MaxNIfTIVoxels is the largest volume ReadNIfTI accepts (2^28 voxels, 1 GiB
@@ -73,7 +75,7 @@ func (h *NIfTIHeader) DatatypeName() string {
 
 // LoadNIfTI reads a .nii or .nii.gz file with ReadNIfTI.
 func LoadNIfTI(path string) (*Volume, *NIfTIHeader, error) {
-	f, err := os.Open(path)
+	f, err := fileio.Open(path)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -24,7 +24,9 @@ import (
 // no finite sample is NaN.
 //
 // Resample returns an error when n < 2 or the new grid fails CheckGrid.
-// It works in float64 on two copies of the grid at its largest stage.
+// It works in float64 on slabs of layers of at most 64 MiB (one layer's at
+// least, ResampleLayers), so that its memory beyond v and the result is
+// bounded, whatever v's size.
 func Resample(v *Volume, n int) (*Volume, error) {
 	if err := v.Validate(); err != nil {
 		return nil, fmt.Errorf("volume: Resample: %w", err)
@@ -48,31 +50,48 @@ func Resample(v *Volume, n int) (*Volume, error) {
 		return nil, fmt.Errorf("volume: Resample: %dx%dx%d to %d along the longest side: %w", v.Dims[0], v.Dims[1], v.Dims[2], n, err)
 	}
 	// The filter is separable, and so is leaving non-finite samples out:
-	// filter val = v·finite and wt = finite along each axis in turn, then
-	// divide.
-	cur := v.Dims
-	val := make([]float64, len(v.Data))
-	wt := make([]float64, len(v.Data))
-	for i, s := range v.Data {
-		if Finite(s) {
-			val[i], wt[i] = float64(s), 1
-		}
-	}
-	for a := 0; a < 3; a++ {
-		if dims[a] == cur[a] {
-			continue
-		}
-		val, wt, cur = filterAxis(val, wt, cur, a, axisTaps(cur[a], dims[a]))
-	}
+	// ResampleLayers filters val = v·finite and wt = finite along each
+	// axis in turn, then divides, in float64. It does so here on slabs of
+	// output layers whose float64 grids take at most resampleSlabBytes
+	// (one layer's at least), so that the float64 copies, 16 bytes a
+	// source voxel, never hold the whole volume (which CheckGrid budgets
+	// at 4 bytes a voxel): a 640^3 volume would need 4 GiB more. The
+	// layers equal a whole-volume pass bit for bit.
 	out := New(dims, spacing, v.Origin)
-	for i := range out.Data {
-		if wt[i] > 0 {
-			out.Data[i] = float32(val[i] / wt[i])
-		} else {
-			out.Data[i] = float32(math.NaN())
+	layer := v.Dims[0] * v.Dims[1]
+	outLayer := dims[0] * dims[1]
+	for k0 := 0; k0 < dims[2]; {
+		k1 := k0 + 1
+		for k1 < dims[2] && slabBytes(v.Dims, dims, n, k0, k1+1) <= resampleSlabBytes {
+			k1++
 		}
+		s0, s1 := ResampleSources(v.Dims, n, k0, k1)
+		slab := &Volume{Dims: [3]int{v.Dims[0], v.Dims[1], s1 - s0}, Spacing: v.Spacing, Origin: v.Origin, Data: v.Data[s0*layer : s1*layer]}
+		part, err := ResampleLayers(slab, s0, v.Dims, n, k0, k1)
+		if err != nil {
+			return nil, err
+		}
+		copy(out.Data[k0*outLayer:k1*outLayer], part.Data)
+		k0 = k1
 	}
 	return out, nil
+}
+
+// resampleSlabBytes bounds the float64 grids of one slab of Resample.
+var resampleSlabBytes int64 = 64 << 20 // a variable for the tests
+
+// slabBytes is what ResampleLayers' float64 grids (a value and a weight a
+// sample) take at most for output layers [k0, k1) of a resampling of dims
+// to out: the slab's source layers, after the x pass, after the y pass,
+// and the output layers.
+func slabBytes(dims, out [3]int, n, k0, k1 int) int64 {
+	s0, s1 := ResampleSources(dims, n, k0, k1)
+	l := int64(s1 - s0)
+	src := l * int64(dims[0]) * int64(dims[1])
+	x := l * int64(out[0]) * int64(dims[1])
+	xy := l * int64(out[0]) * int64(out[1])
+	z := int64(k1-k0) * int64(out[0]) * int64(out[1])
+	return 16 * max(src+x, x+xy, xy+z)
 }
 
 // tap is one source sample's weight in an output sample.

@@ -3,6 +3,7 @@ package experiment
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/dpgl/dpgl/balancer"
@@ -97,8 +98,14 @@ func OpenCalibration(path string) (*balancer.Calibration, []string, error) {
 
 // LoadOrCalibrate returns the two loops' costs: from the calibration file
 // for this GL renderer (rasterizer.LoadCosts), or calibrated now (and
-// saved) when the file lacks one or c.Recalibrate is set. The lines it
-// returns say which.
+// saved) for a loop the file lacks, or both when c.Recalibrate is set. The
+// lines it returns say which, and why.
+//
+// A recalibration replaces only the loops it measured: a loop the file
+// holds keeps its entry. An entry that cannot be read is kept as it is
+// (reported, and measured again for this run only) unless c.Recalibrate
+// asks for new costs; and a measurement of fewer runs than the file's
+// entry does not replace it.
 func (e *Experiment) LoadOrCalibrate(c *Calibration, pr Progress) ([2]LoopCost, []string, error) {
 	var lc [2]LoopCost
 	renderer := e.Context.Caps().Renderer
@@ -106,40 +113,51 @@ func (e *Experiment) LoadOrCalibrate(c *Calibration, pr Progress) ([2]LoopCost, 
 	if err != nil {
 		return lc, nil, err
 	}
-	found, _ := rasterizer.LoadCosts(cal, renderer)
-	need := c.Recalibrate
-	for i, got := range [2]balancer.LoopCost{found.ScanConversion, found.ZBuffer} {
-		if got.CostIterations == 0 {
-			need = true
+	var need [2]string // why loop i is calibrated now; "" when it is not
+	var old [2]balancer.LoopCost
+	for i, name := range LoopNames {
+		got, err := cal.Lookup(renderer, name)
+		var ee *balancer.EntryError
+		switch {
+		case c.Recalibrate:
+			need[i], old[i] = "-calibrate", got
+		case errors.As(err, &ee):
+			need[i] = "its entry in the file cannot be read, and is kept as it is; this run's calibration is not saved over it"
+		case err != nil || got.CostIterations == 0:
+			need[i] = "the file has none for this renderer"
+		}
+		if need[i] != "" {
 			continue
 		}
-		lc[i] = LoopCost{Loop: LoopNames[i], Cost: got.CostIterations, Source: "file", Detail: got, Note: got.Warning()}
-		if lc[i].Note != "" && !c.Recalibrate {
-			notes = append(notes, fmt.Sprintf("%s (from %s): %s", LoopNames[i], c.Path, lc[i].Note))
+		lc[i] = LoopCost{Loop: name, Cost: got.CostIterations, Source: "file", Detail: got, Note: got.Warning()}
+		if lc[i].Note != "" {
+			notes = append(notes, fmt.Sprintf("%s (from %s): %s", name, c.Path, lc[i].Note))
 		}
 	}
-	if !need {
+	if need == [2]string{} {
 		notes = append(notes, fmt.Sprintf("costs from %s (calibrated %s; `bench calibrate` or -calibrate measures them again)", c.Path, lc[0].Detail.Date))
 		return lc, notes, nil
 	}
-	return e.calibrateAndSave(c, cal, notes, pr)
+	return e.calibrateAndSave(c, cal, lc, need, old, notes, pr)
 }
 
-// calibrateAndSave is LoadOrCalibrate's calibration: a loop that cannot
-// be calibrated takes the paper's cost, the others are saved.
-func (e *Experiment) calibrateAndSave(c *Calibration, cal *balancer.Calibration, notes []string, pr Progress) ([2]LoopCost, []string, error) {
-	var lc [2]LoopCost
-	why := "the file has none for this renderer"
-	if c.Recalibrate {
-		why = "-calibrate"
-	}
+// calibrateAndSave is LoadOrCalibrate's calibration of the loops whose
+// need is set (lc holds the others'): a loop that cannot be calibrated
+// takes the paper's cost; the others are saved, except over an unreadable
+// entry or a file's entry of more runs (old).
+func (e *Experiment) calibrateAndSave(c *Calibration, cal *balancer.Calibration, lc [2]LoopCost, need [2]string, old [2]balancer.LoopCost,
+	notes []string, pr Progress) ([2]LoopCost, []string, error) {
 	// Three repetitions give a median; more only lengthen the first run.
 	measured, errs, err := e.CalibrateLoops(c, min(c.Reps, 3), pr)
 	if err != nil {
 		return lc, notes, err
 	}
 	var save rasterizer.Costs
+	saved := false
 	for i, name := range LoopNames {
+		if need[i] == "" {
+			continue
+		}
 		if errs[i] != nil {
 			lc[i] = LoopCost{Loop: name, Cost: paperCosts[i], Source: "default",
 				Note: fmt.Sprintf("calibration failed (%v): the paper's cost of %g iterations, as rasterizer.DefaultOptions", errs[i], paperCosts[i])}
@@ -151,15 +169,33 @@ func (e *Experiment) calibrateAndSave(c *Calibration, cal *balancer.Calibration,
 		if lc[i].Note != "" {
 			notes = append(notes, fmt.Sprintf("%s: %s", name, lc[i].Note))
 		}
+		keep := ""
+		switch {
+		case strings.HasPrefix(need[i], "its entry"):
+			keep = need[i]
+		case old[i].Runs > measured[i].Runs:
+			keep = fmt.Sprintf("the file's calibration of %d runs is kept: this one measured %d", old[i].Runs, measured[i].Runs)
+		}
+		notes = append(notes, fmt.Sprintf("%s: cost calibrated now (%s): Always on the unbalanced set at %d views x %d Lanes values", name, need[i], len(c.Views), len(c.Lanes)))
+		if keep != "" {
+			if keep != need[i] {
+				notes = append(notes, fmt.Sprintf("%s: not saved to %s: %s", name, c.Path, keep))
+			}
+			continue
+		}
+		if i == 0 {
+			save.ScanConversion = measured[i]
+		} else {
+			save.ZBuffer = measured[i]
+		}
+		saved = true
 	}
-	save.ScanConversion, save.ZBuffer = lc[0].Detail, lc[1].Detail
-	if save.ScanConversion.CostIterations > 0 || save.ZBuffer.CostIterations > 0 {
+	if saved {
 		save.Save(cal, e.Context.Caps().Renderer)
 		if err := cal.Save(); err != nil {
 			return lc, notes, err
 		}
+		notes = append(notes, fmt.Sprintf("saved to %s", c.Path))
 	}
-	notes = append(notes, fmt.Sprintf("costs calibrated now (%s): Always on the unbalanced set at %d views x %d Lanes values, saved to %s",
-		why, len(c.Views), len(c.Lanes), c.Path))
 	return lc, notes, nil
 }

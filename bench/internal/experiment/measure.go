@@ -53,7 +53,15 @@ type LoopRun struct {
 
 // add accounts one more repetition b of the same loop.
 func (a *LoopRun) add(b balancer.Stats) {
-	a.Reps = append(a.Reps, b)
+	// A repetition is kept for its counts and extremes (the calibrator's
+	// median over them); its every-iteration durations go into a's merged
+	// PhaseTimes alone, so that a second copy does not grow the heap by
+	// every iteration of every repetition.
+	rep := b
+	for _, t := range []*balancer.PhaseTimes{&rep.Count, &rep.Gather, &rep.Redistribute, &rep.Solve, &rep.Schedule} {
+		t.All = nil
+	}
+	a.Reps = append(a.Reps, rep)
 	if a.Passes == 0 {
 		a.Stats, a.Passes = b, 1
 		// a's samples grow by appending: they must not share b's arrays.

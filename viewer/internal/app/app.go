@@ -8,13 +8,13 @@ import (
 	"image/jpeg"
 	"image/png"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/dpgl/dpgl/balancer"
 	"github.com/dpgl/dpgl/gpu"
+	"github.com/dpgl/dpgl/internal/fileio"
 	"github.com/dpgl/dpgl/rasterizer/dataset"
 	"github.com/dpgl/dpgl/rasterizer/view"
 	"github.com/dpgl/dpgl/viewer/internal/control"
@@ -284,36 +284,21 @@ func ImageFormat(path string) (string, error) {
 	return "", fmt.Errorf("%s: unknown image extension %q: want .png, .jpg or .jpeg", path, filepath.Ext(path))
 }
 
-// WriteImage saves img in the format its extension names (ImageFormat):
-// encoded into a temporary file beside it and renamed over path, so that a
-// failure leaves no half-written file and an older file at path intact.
+// WriteImage saves img in the format its extension names (ImageFormat),
+// through fileio.Write: encoded into a temporary file beside it and
+// renamed over path, so that a failure leaves no half-written file and an
+// older file at path intact, and never over one of the run's inputs.
 func WriteImage(path string, img image.Image) error {
 	format, err := ImageFormat(path)
 	if err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	// CreateTemp makes the file 0600; a screenshot is an ordinary file.
-	err = f.Chmod(0o644)
-	if err == nil && format == "png" {
-		err = png.Encode(f, img)
-	} else if err == nil {
-		err = jpeg.Encode(f, img, &jpeg.Options{Quality: 95})
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return nil
+	return fileio.Write(path, func(w io.Writer) error {
+		if format == "png" {
+			return png.Encode(w, img)
+		}
+		return jpeg.Encode(w, img, &jpeg.Options{Quality: 95})
+	})
 }
 
 // Script renders frames frames of the state as it is (input other than a
