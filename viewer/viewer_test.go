@@ -328,7 +328,7 @@ func TestFlags(t *testing.T) {
 		t.Fatalf("-strategy workpool: %+v, %v", o, err)
 	}
 	for _, bad := range [][]string{
-		{"-size", "0x10"}, {"-size", "10"}, {"-size", "100000x10"}, {"-view", "(1,2)"}, {"-policy", "Sometimes"},
+		{"-size", "0x10"}, {"-size", "10"}, {"-size", "100000x10"}, {"-view", "(1,2)x0"}, {"-policy", "Sometimes"},
 		{"-strategy", "Paper"}, {"-strategy", "Eager"}, {"-strategy", "Search", "-policy", "Never"},
 		{"-lanes", "-1"}, {"-res", "1"}, {"-field", "teapot"}, {"-volume", "a.nii", "-field", "torus"},
 		{"-frames", "-2"}, {"-reduction", "0"}, {"-cost", "-1"}, {"extra"}, {"-nosuch"},

@@ -157,3 +157,6 @@ func splitNames(s string) ([]string, error) {
 	}
 	return names, nil
 }
+
+// Usage describes the notation for command-line help.
+const Usage = "(az,el), M(az,el) or (az,el)xZOOM in degrees, e.g. (90,0) or (30,15)x2.5"

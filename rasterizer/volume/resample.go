@@ -65,6 +65,7 @@ func Resample(v *Volume, n int) (*Volume, error) {
 		val, wt, cur = filterAxis(val, wt, cur, a, axisTaps(cur[a], dims[a]))
 	}
 	out := New(dims, spacing, v.Origin)
+	out.RAS = v.RAS
 	for i := range out.Data {
 		if wt[i] > 0 {
 			out.Data[i] = float32(val[i] / wt[i])
