@@ -15,6 +15,9 @@ import (
 	"github.com/dpgl/dpgl/scan"
 )
 
+// ErrEmpty is the error Surface wraps when no sample crosses the isovalue.
+var ErrEmpty = errors.New("the surface is empty")
+
 // Options are a picture's size and look.
 type Options struct {
 	Width, Height int // pixels, 1..raster.MaxImageSize each
@@ -101,7 +104,7 @@ func (d *Drawer) Draw(m *mesh.Mesh, orbit view.Frame, views []view.View, done fu
 // Surface is v's isosurface at iso, every cell of it (isosurface.Extract),
 // and the frame its views orbit in: view.RAS when v is in RAS+
 // coordinates. It is an error, naming the value, when iso is not finite,
-// v has a side of one sample, or no sample crosses iso.
+// v has a side of one sample, or no sample crosses iso (ErrEmpty).
 func Surface(v *volume.Volume, iso float32) (*mesh.Mesh, view.Frame, error) {
 	if math.IsNaN(float64(iso)) || math.IsInf(float64(iso), 0) {
 		return nil, view.Frame{}, fmt.Errorf("picture: isovalue %v: want a finite number", iso)
@@ -115,7 +118,7 @@ func Surface(v *volume.Volume, iso float32) (*mesh.Mesh, view.Frame, error) {
 	}
 	if m.Len() == 0 {
 		lo, hi := v.Range()
-		return nil, view.Frame{}, fmt.Errorf("picture: the surface at isovalue %g is empty (the samples run from %g to %g)", iso, lo, hi)
+		return nil, view.Frame{}, fmt.Errorf("picture: %w at isovalue %g (the samples run from %g to %g)", ErrEmpty, iso, lo, hi)
 	}
 	var orbit view.Frame
 	if v.RAS {

@@ -205,7 +205,7 @@ func TestErrors(t *testing.T) {
 		want string
 	}{
 		{head(), float32(math.NaN()), "picture: isovalue NaN: want a finite number"},
-		{head(), 5, "picture: the surface at isovalue 5 is empty (the samples run from"},
+		{head(), 5, "picture: the surface is empty at isovalue 5 (the samples run from"},
 		{volume.New([3]int{4, 1, 4}, [3]float32{1, 1, 1}, [3]float32{}), 0, "picture: a 4x1x4 volume has a side of 1 sample"},
 	} {
 		if _, err := Volume(c, e.v, e.iso, views, o); err == nil || !strings.HasPrefix(err.Error(), e.want) {
