@@ -401,6 +401,7 @@ func TestKeyMapping(t *testing.T) {
 		't': control.KeyTiled, 'T': control.KeyTiled, 'u': control.KeySet, '+': control.KeyIsoUp, '=': control.KeyIsoUp,
 		'-': control.KeyIsoDown, 'l': control.KeyLanes, 'r': control.KeyHardware, 's': control.KeyScreenshot,
 		'h': control.KeyHelp, '?': control.KeyHelp, 'o': control.KeyOverlay, 'q': control.KeyQuit, 'Q': control.KeyQuit,
+		'c': control.KeyCamera, 'C': control.KeyCamera,
 		'x': control.KeyNone, '5': control.KeyNone, 'é': control.KeyNone,
 	} {
 		if got := keyFromChar(r); got != k {
