@@ -126,7 +126,7 @@ func (d *distRun) parse(args []string) (*distFlags, error) {
 	cliflag.Int(fs, &f.reduction, "reduction", 8, "the unbalanced set is the balanced set decimated to 1/reduction of its triangles", 1, math.MaxInt)
 	cliflag.Int(fs, &f.width, "width", 128, "image width in pixels", 1, raster.MaxImageSize)
 	cliflag.Int(fs, &f.height, "height", 128, "image height in pixels", 1, raster.MaxImageSize)
-	fs.StringVar(&f.views, "views", "all", "views, separated by commas (or semicolons or spaces) outside parentheses, of "+strings.Join(view.Names(), " ")+`, or "all"`)
+	fs.StringVar(&f.views, "views", "all", "views, separated by commas (or semicolons or spaces) outside parentheses: "+view.Usage+`, or "all" for the paper's four`)
 	fs.StringVar(&f.sets, "sets", "balanced,unbalanced", "polygon sets to render: balanced (marching cubes), unbalanced (decimated)")
 	fs.StringVar(&f.balance, "balance", "Static,LeftRightHandoff,CostEffective", "balancing between ranks, comma-separated: Static, LeftRightHandoff (LRH), CostEffective")
 	cliflag.Int(fs, &f.frames, "frames", 4, "frames per view and balancing choice; the boundaries move between frames", 1, maxReps)

@@ -38,7 +38,7 @@ func runDistributedPredict(args []string, w io.Writer) error {
 	cliflag.Int(fs, &f.reduction, "reduction", dataset.DefaultReduction, "the unbalanced set is the balanced set decimated to 1/reduction of its triangles", 1, math.MaxInt)
 	cliflag.Int(fs, &f.width, "width", 512, "image width in pixels", 1, raster.MaxImageSize)
 	cliflag.Int(fs, &f.height, "height", 512, "image height in pixels", 1, raster.MaxImageSize)
-	fs.StringVar(&f.views, "views", "all", "views, separated by commas (or semicolons or spaces) outside parentheses, of "+strings.Join(view.Names(), " ")+`, or "all"`)
+	fs.StringVar(&f.views, "views", "all", "views, separated by commas (or semicolons or spaces) outside parentheses: "+view.Usage+`, or "all" for the paper's four`)
 	fs.StringVar(&ranks, "ranks", "4,16,64", "rank counts, comma-separated")
 	cliflag.Int(fs, &frames, "frames", 20, "frames CostEffective balances over", 1, maxReps)
 	fs.Usage = usageFor(fs, "distributed-predict", "Predicts bench distributed on N ranks without running them: each triangle's work is 1 + its scanlines + its pixels\n"+

@@ -79,7 +79,7 @@ func addExpFlags(fs *flag.FlagSet, cmd string, d expDefaults) *expFlags {
 	cliflag.Int(fs, &f.width, "width", 512, fmt.Sprintf("image width in pixels (the paper's 512; software renderer: %d)", d.softSize), 1, raster.MaxImageSize)
 	cliflag.Int(fs, &f.height, "height", 512, fmt.Sprintf("image height in pixels (the paper's 512; software renderer: %d)", d.softSize), 1, raster.MaxImageSize)
 	fs.BoolVar(&f.flat, "flat", false, "flat shading: one normal per triangle, so that a cube's faces stay flat (default: the surface's vertex normals)")
-	fs.StringVar(&f.views, "views", "all", "views, separated by commas (or semicolons or spaces) outside parentheses, of "+strings.Join(view.Names(), " ")+`, or "all"`)
+	fs.StringVar(&f.views, "views", "all", "views, separated by commas (or semicolons or spaces) outside parentheses: "+view.Usage+`, or "all" for the paper's four`)
 	fs.StringVar(&f.lanes, "lanes", d.lanes, fmt.Sprintf(`Lanes values to sweep, comma-separated: invocations running each loop's solution phase (the paper's physical processors); "all" = one per processor (software renderer: %s; the balancer raises Lanes there so that no lane takes more than 4096 processors, and the tables say what ran)`, d.softLanes))
 	fs.StringVar(&f.policies, "policies", d.policies, "balancer policies, comma-separated: Never (the paper's original renderer, OR), CostEffective (the paper's load balancing, LB), Bounded (CostEffective's decisions without its gathering cost on balanced data), Always")
 	fs.StringVar(&f.out, "out", d.out, "folder for the result files (tables as Markdown and CSV, JSON, PNG images and plots)")

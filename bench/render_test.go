@@ -119,7 +119,7 @@ func TestExperimentFlagErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"paper", "-views", "(1,1)"}, `invalid value "(1,1)" for flag -views: view: no view "(1,1)"`},
+		{[]string{"paper", "-views", "(1,1,1)"}, `invalid value "(1,1,1)" for flag -views: view: no view "(1,1,1)": want two angles`},
 		{[]string{"paper", "-views", "(0,0),(0,0)"}, `invalid value "(0,0),(0,0)" for flag -views: view: view (0,0) given twice`},
 		{[]string{"render", "-views", "M(45,45"}, `invalid value "M(45,45" for flag -views: view: "M(45,45": a '(' without its ')'`},
 		{[]string{"paper", "-lanes", "64,x"}, `invalid value "64,x" for flag -lanes: "x" is neither`},

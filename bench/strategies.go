@@ -574,7 +574,7 @@ func parseStrategies(args []string) (*stratOpts, error) {
 	o := &stratOpts{}
 	cliflag.Int(fs, &o.size, "size", 0, "image size, square (default: 512 on a GPU, 128 on a software renderer)", 0, raster.MaxImageSize)
 	cliflag.Int(fs, &o.res, "res", dataset.DefaultResolution, "the dataset's grid resolution (the default dataset at 128)", 2, math.MaxInt)
-	views := fs.String("views", "", "views, separated by semicolons, spaces or commas outside parentheses, e.g. \"(0,0);M(45,45)\", or \"all\" (default: the paper's four)")
+	views := fs.String("views", "", "views, separated by semicolons, spaces or commas outside parentheses: "+view.Usage+", or \"all\" (default: the paper's four)")
 	sets := fs.String("sets", "balanced,unbalanced", "polygon sets: balanced, unbalanced")
 	configs := fs.String("strategies", "Never,Always,CostEffective,Bounded,RoundRobin,Random,WorkPool,LeftRightHandoff,Search",
 		"policies of the paper's loop and other strategies (Never first gives the speedups)")

@@ -67,7 +67,7 @@ func TestStrategiesTable(t *testing.T) {
 		{[]string{"strategies", "-strategies", "Paper"}, `"Paper" is neither a policy`},
 		{[]string{"strategies", "-sets", "none", "-graphs", "rmat:x:4"}, `invalid value "rmat:x:4" for flag -graphs`},
 		{[]string{"strategies", "-sets", "lumpy"}, `unknown polygon set "lumpy"`},
-		{[]string{"strategies", "-views", "(1,1)"}, `invalid value "(1,1)" for flag -views: view: no view "(1,1)"`},
+		{[]string{"strategies", "-views", "(1,91)"}, `invalid value "(1,91)" for flag -views: view: no view "(1,91)": elevation 91`},
 	} {
 		if err := run(c.args, io.Discard); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Fatalf("%v: %v, want an error containing %q", c.args, err, c.want)

@@ -116,6 +116,8 @@ func keyFromChar(r rune) control.Key {
 		return control.KeyHelp
 	case 'o', 'O':
 		return control.KeyOverlay
+	case 'c', 'C':
+		return control.KeyCamera
 	case 'q', 'Q':
 		return control.KeyQuit
 	}

@@ -12,7 +12,9 @@
 // paper's views, T the tiled renderer (the fastest, and the default), B the
 // paper's loops and their balancer policy, G the loops by strategy, L the
 // lanes, U the polygon set, + and - the isovalue, R the hardware-pipeline
-// reference, S a screenshot, O the overlay, H help, Esc or Q quit. Every
+// reference, S a screenshot, O the overlay, C print the camera on standard
+// output in -view's notation (e.g. "camera (30,15)x2.5": its direction and
+// magnification, no roll or pan), H help, Esc or Q quit. Every
 // renderer draws the same image; the overlay says which ran, and at how
 // many frames a second.
 //
@@ -34,7 +36,9 @@
 // The dataset comes from one of -field (with -res), -volume (a NIfTI-1
 // file, resampled to -res along its longest axis on a software renderer)
 // or -mesh (a PLY file); -iso, -reduction and -flat shape it. The window
-// starts at -size, -view and -policy, with -lanes, -unbalanced and
+// starts at -size, -view (any "(az,el)", "M(az,el)" or "(az,el)xZOOM";
+// a NIfTI volume with an orientation is seen in RAS+, (0,0) facing the
+// head upright, view.RAS) and -policy, with -lanes, -unbalanced and
 // -hardware; -cost or the calibration file (-calibration, written by
 // `bench calibrate`) give the loops' costs. "viewer -h" lists them all.
 // Every flag and input file is checked before a window opens: a bad one

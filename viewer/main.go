@@ -96,7 +96,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	cliflag.Int(fs, &o.reduction, "reduction", dataset.DefaultReduction, "decimation factor that makes the unbalanced set", 1, math.MaxInt)
 	size := fs.String("size", "512x512", "window size WxH in pixels")
 	fs.BoolVar(&o.flat, "flat", false, "flat shading: one normal per triangle, so that a cube's faces stay flat")
-	viewName := fs.String("view", "(45,45)", "starting view: (0,0), (45,45), M(0,0) or M(45,45)")
+	viewName := fs.String("view", "(45,45)", "starting view: "+view.Usage)
 	policy := fs.String("policy", "", "draw with the paper's two loops under this balancer policy: Never, Always, CostEffective or Bounded (default: the tiled renderer, the fastest; B cycles the policies, starting at CostEffective)")
 	strategy := fs.String("strategy", "", "draw with the two loops sharing tasks by this strategy: RoundRobin, Random, WorkPool, LeftRightHandoff or Search (G cycles them)")
 	cliflag.Int(fs, &o.lanes, "lanes", 0, "solution-phase invocations of both loops (0: one per processor)", 0, math.MaxInt)

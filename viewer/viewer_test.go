@@ -328,7 +328,7 @@ func TestFlags(t *testing.T) {
 		t.Fatalf("-strategy workpool: %+v, %v", o, err)
 	}
 	for _, bad := range [][]string{
-		{"-size", "0x10"}, {"-size", "10"}, {"-size", "100000x10"}, {"-view", "(1,2)"}, {"-policy", "Sometimes"},
+		{"-size", "0x10"}, {"-size", "10"}, {"-size", "100000x10"}, {"-view", "(1,2)x0"}, {"-policy", "Sometimes"},
 		{"-strategy", "Paper"}, {"-strategy", "Eager"}, {"-strategy", "Search", "-policy", "Never"},
 		{"-lanes", "-1"}, {"-res", "1"}, {"-field", "teapot"}, {"-volume", "a.nii", "-field", "torus"},
 		{"-frames", "-2"}, {"-reduction", "0"}, {"-cost", "-1"}, {"extra"}, {"-nosuch"},
@@ -401,6 +401,7 @@ func TestKeyMapping(t *testing.T) {
 		't': control.KeyTiled, 'T': control.KeyTiled, 'u': control.KeySet, '+': control.KeyIsoUp, '=': control.KeyIsoUp,
 		'-': control.KeyIsoDown, 'l': control.KeyLanes, 'r': control.KeyHardware, 's': control.KeyScreenshot,
 		'h': control.KeyHelp, '?': control.KeyHelp, 'o': control.KeyOverlay, 'q': control.KeyQuit, 'Q': control.KeyQuit,
+		'c': control.KeyCamera, 'C': control.KeyCamera,
 		'x': control.KeyNone, '5': control.KeyNone, 'é': control.KeyNone,
 	} {
 		if got := keyFromChar(r); got != k {

@@ -39,6 +39,10 @@ type Pair struct {
 	// Frame maps a mesh pair's positions back to the file's coordinates
 	// (FromMesh moves them into the unit box); zero for a volume's pair.
 	Frame mesh.Frame
+	// Orbit orients the views of the pair (view.View.In): view.RAS for a
+	// volume in anatomy's RAS+ coordinates (volume.Volume.RAS), so that
+	// (0,0) faces a head upright; the zero Frame, the paper's, otherwise.
+	Orbit view.Frame
 }
 
 // Default is the embedded default dataset: PerforatorJet at
@@ -102,6 +106,9 @@ func New(name string, v *volume.Volume, iso float32, reduction int) (*Pair, erro
 		}
 	}
 	p := &Pair{Name: name, Volume: v, Iso: iso}
+	if v.RAS {
+		p.Orbit = view.RAS
+	}
 	var err error
 	if p.Balanced, p.Extraction, err = isosurface.Extract(v, iso); err != nil {
 		return nil, fmt.Errorf("dataset: %s: %w", name, err)
@@ -133,8 +140,9 @@ func Unbalance(balanced *mesh.Mesh, v *volume.Volume, reduction int) *mesh.Mesh 
 	return m
 }
 
-// Camera is the view fitted to the pair's bounds for a w×h image.
-func (p *Pair) Camera(v view.View, w, h int) view.Camera { return v.Fit(p.Lo, p.Hi, w, h) }
+// Camera is the view, in the pair's Orbit unless it has a frame of its
+// own, fitted to the pair's bounds for a w×h image.
+func (p *Pair) Camera(v view.View, w, h int) view.Camera { return v.In(p.Orbit).Fit(p.Lo, p.Hi, w, h) }
 
 // Row is one line of Table 1: both sets' workloads at one view.
 type Row struct {

@@ -17,11 +17,20 @@
 //	cam := view.Paper()[0].Fit(lo, hi, 512, 512) // (0,0)
 //	mvp := cam.MVP()
 //
-// Paper lists the four views in Table 1's order (Names their names), ByName
-// finds one by its name ("M(45,45)"), and ParseList reads the lists of
-// views that bench's and the viewer's flags take, refusing unknown,
-// repeated or malformed names with an error naming them; View.Camera and
-// View.Fit turn a view into a Camera, a model-view and a projection matrix.
+// Any other view is written in the paper's notation generalised, which
+// Parse reads and Named writes: "(az,el)" for any azimuth and elevation in
+// degrees, "M(az,el)" magnified as the paper's M views are, and a zoom
+// "(az,el)x2.5". Paper lists the four views in Table 1's order (Names their
+// names), and ParseList reads the lists of views that bench's and the
+// viewer's flags take ("(0,0) (90,0) (30,15)x2.5"), refusing malformed or
+// repeated views with an error naming them; View.Camera and View.Fit turn a
+// view into a Camera, a model-view and a projection matrix.
+//
+// A Frame orients the orbit: YUp, the paper's and the zero Frame's, looks
+// down −z with y up at (0,0); RAS shows anatomy in RAS+ coordinates (as
+// volume.ReadNIfTI gives them) upright, facing the viewer at (0,0) and
+// from the left side at (90,0). View.In gives a view its dataset's frame.
+// View.LookingAt aims a view at a point other than the box's centre.
 // The matrices are built in float64 and rounded once, so a scene far from
 // the origin or of any scale keeps its shape; the same view of the same box
 // gives the same matrices, bit for bit, on every run. Bad input to Camera

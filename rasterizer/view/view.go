@@ -3,8 +3,6 @@ package view
 import (
 	"fmt"
 	"math"
-	"strings"
-	"unicode"
 
 	"github.com/go-gl/mathgl/mgl32"
 	"github.com/go-gl/mathgl/mgl64"
@@ -25,6 +23,12 @@ type View struct {
 	// FOV is the vertical field of view of a perspective camera in degrees
 	// at magnification 1; 0 means orthographic.
 	FOV float32
+	// Frame orients the orbit: its zero value is the paper's (YUp).
+	Frame Frame
+	// target is the look-at point when aimed (LookingAt); otherwise Fit
+	// looks at the centre of the box.
+	target mgl32.Vec3
+	aimed  bool
 }
 
 // Paper returns the paper's four views in Table 1's order: (0,0), (45,45),
@@ -36,83 +40,6 @@ func Paper() []View {
 		{Name: "M(0,0)", Magnification: Magnified},
 		{Name: "M(45,45)", Azimuth: 45, Elevation: 45, Magnification: Magnified},
 	}
-}
-
-// ByName returns the paper's view with the given name (e.g. "M(45,45)").
-func ByName(name string) (View, error) {
-	var names []string
-	for _, v := range Paper() {
-		if v.Name == name {
-			return v, nil
-		}
-		names = append(names, v.Name)
-	}
-	return View{}, fmt.Errorf("view: no view %q (have %v)", name, names)
-}
-
-// ParseList reads a list of the paper's views by name, as bench's and the
-// viewer's flags take them: names separated by commas, semicolons or
-// spaces outside parentheses ("(0,0),M(45,45)", "(0,0);M(45,45)" and
-// "(0,0) M(45,45)" alike; spaces inside parentheses are ignored, so
-// "M(45, 45)" is M(45,45)), or "all" for Paper(). A name not of the
-// paper's views, a view given twice, unbalanced parentheses or no name at
-// all is an error that names it.
-func ParseList(s string) ([]View, error) {
-	if strings.TrimSpace(s) == "all" {
-		return Paper(), nil
-	}
-	names, err := splitNames(s)
-	if err != nil {
-		return nil, err
-	}
-	var out []View
-	for _, name := range names {
-		v, err := ByName(name)
-		if err != nil {
-			return nil, fmt.Errorf("view: no view %q (have %s, or all)", name, strings.Join(Names(), " "))
-		}
-		for _, o := range out {
-			if o.Name == v.Name {
-				return nil, fmt.Errorf("view: view %s given twice", v.Name)
-			}
-		}
-		out = append(out, v)
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("view: no view named in %q (have %s, or all)", s, strings.Join(Names(), " "))
-	}
-	return out, nil
-}
-
-// splitNames splits s at commas, semicolons and spaces outside
-// parentheses, dropping the spaces inside them and empty names.
-func splitNames(s string) ([]string, error) {
-	var names []string
-	var cur strings.Builder
-	depth := 0
-	for _, r := range s + "," {
-		switch {
-		case r == '(':
-			depth++
-		case r == ')':
-			if depth--; depth < 0 {
-				return nil, fmt.Errorf("view: %q: a ')' without its '('", s)
-			}
-		case unicode.IsSpace(r) && depth > 0:
-			continue
-		case (r == ',' || r == ';' || unicode.IsSpace(r)) && depth == 0:
-			if cur.Len() > 0 {
-				names = append(names, cur.String())
-				cur.Reset()
-			}
-			continue
-		}
-		cur.WriteRune(r)
-	}
-	if depth > 0 {
-		return nil, fmt.Errorf("view: %q: a '(' without its ')'", s)
-	}
-	return names, nil
 }
 
 // Names are the names of the paper's views, in Table 1's order.
@@ -133,11 +60,20 @@ type Camera struct {
 // MVP is Projection * View.
 func (c Camera) MVP() [16]float32 { return [16]float32(c.Projection.Mul4(c.View)) }
 
-// Direction is the unit vector from the centre toward the eye.
+// Direction is the unit vector from the centre toward the eye:
+// Front·cos az·cos el + Right·sin az·cos el + Up·sin el of the view's
+// frame.
 func (v View) Direction() mgl32.Vec3 {
 	az := float64(mgl32.DegToRad(v.Azimuth))
 	el := float64(mgl32.DegToRad(v.Elevation))
-	return mgl32.Vec3{float32(math.Sin(az) * math.Cos(el)), float32(math.Sin(el)), float32(math.Cos(az) * math.Cos(el))}
+	if v.Frame.paper() {
+		// The paper's frame, as it always was computed: its images stay
+		// the same bit for bit.
+		return mgl32.Vec3{float32(math.Sin(az) * math.Cos(el)), float32(math.Sin(el)), float32(math.Cos(az) * math.Cos(el))}
+	}
+	up, front, right := v.Frame.axes()
+	d := front.Mul(math.Cos(az) * math.Cos(el)).Add(right.Mul(math.Sin(az) * math.Cos(el))).Add(up.Mul(math.Sin(el)))
+	return mgl32.Vec3{float32(d[0]), float32(d[1]), float32(d[2])}
 }
 
 // Camera looks at centre from the view's direction, with the sphere of the
@@ -151,6 +87,10 @@ func (v View) Camera(center mgl32.Vec3, radius, aspect float32) Camera {
 		panic(fmt.Sprintf("view: View.Camera: %s: radius %v, aspect %v, magnification %v, elevation %v: want positive values and |elevation| < 90",
 			v.Name, radius, aspect, v.Magnification, v.Elevation))
 	}
+	if err := v.Frame.check(); err != nil {
+		panic(fmt.Sprintf("view: View.Camera: %s: %v", v.Name, err))
+	}
+	up64, _, _ := v.Frame.axes()
 	c := mgl64.Vec3{float64(center[0]), float64(center[1]), float64(center[2])}
 	r, a := float64(radius), float64(aspect)
 	d := v.Direction()
@@ -163,7 +103,7 @@ func (v View) Camera(center mgl32.Vec3, radius, aspect float32) Camera {
 	if v.FOV <= 0 {
 		eye := c.Add(dir.Mul(2 * r))
 		return Camera{
-			View:       mat32(mgl64.LookAtV(eye, c, mgl64.Vec3{0, 1, 0})),
+			View:       mat32(mgl64.LookAtV(eye, c, up64)),
 			Projection: mat32(mgl64.Ortho(-hw, hw, -hh, hh, r, 3*r)),
 		}
 	}
@@ -174,7 +114,7 @@ func (v View) Camera(center mgl32.Vec3, radius, aspect float32) Camera {
 	fovy := 2 * math.Atan(math.Tan(halfFOV)*hh/r)
 	eye := c.Add(dir.Mul(dist))
 	return Camera{
-		View:       mat32(mgl64.LookAtV(eye, c, mgl64.Vec3{0, 1, 0})),
+		View:       mat32(mgl64.LookAtV(eye, c, up64)),
 		Projection: mat32(mgl64.Perspective(fovy, a, max(dist-r, r*1e-3), dist+r)),
 	}
 }
@@ -189,7 +129,9 @@ func mat32(m mgl64.Mat4) mgl32.Mat4 {
 }
 
 // Fit is Camera for the bounding sphere of the box [lo, hi] and a w×h
-// image, its centre and radius computed in float64.
+// image, its centre and radius computed in float64. A view aimed with
+// LookingAt is centred on its target instead, with the radius of the
+// sphere about the target that holds the whole box.
 func (v View) Fit(lo, hi [3]float32, w, h int) Camera {
 	var c mgl32.Vec3
 	var d2 float64
@@ -199,6 +141,15 @@ func (v View) Fit(lo, hi [3]float32, w, h int) Camera {
 		d2 += (u - l) * (u - l)
 	}
 	r := float32(math.Sqrt(d2) / 2)
+	if v.aimed {
+		c, d2 = v.target, 0
+		for a := 0; a < 3; a++ {
+			t := float64(v.target[a])
+			d := max(math.Abs(float64(lo[a])-t), math.Abs(float64(hi[a])-t))
+			d2 += d * d
+		}
+		r = float32(math.Sqrt(d2))
+	}
 	if r == 0 {
 		r = 1 // a point: any scale shows it
 	}

@@ -98,7 +98,7 @@ func TestFitAndMisuse(t *testing.T) {
 	if _, err := ByName("M(45,45)"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ByName("(90,0)"); err == nil || !strings.Contains(err.Error(), "(45,45)") {
+	if _, err := ByName("(90,90)"); err == nil || !strings.Contains(err.Error(), "elevation 90") {
 		t.Fatalf("ByName: %v", err)
 	}
 	defer func() {

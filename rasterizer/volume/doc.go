@@ -14,7 +14,10 @@
 //   - NIfTI-1 files (.nii, .nii.gz) read by ReadNIfTI / LoadNIfTI: uint8,
 //     int8, int16, uint16, int32, uint32, float32 and float64 voxels in
 //     either byte order, with scl_slope/scl_inter scaling and pixdim
-//     spacing, decoded straight from the (gzip) stream into the voxels. The
+//     spacing, decoded straight from the (gzip) stream into the voxels, and
+//     placed in RAS+ world coordinates by the file's sform or qform (the
+//     voxels turned to the nearest RAS+ axes, Volume.RAS set, so that
+//     cameras show a head upright: view.RAS). The
 //     reader is strict (damaged files are rejected with an error naming the
 //     header field and its value) and fuzzed. Debian's mricron-data
 //     installs real MRI volumes, e.g. /usr/share/mricron/templates/ch2.nii.gz.

@@ -42,7 +42,11 @@ func (f Field) SampleLayers(dims [3]int, z0, z1 int) (*Volume, error) {
 // alone. The whole stream is still read (and a gzip stream inflated and
 // its checksum checked), every voxel decoded and checked as ReadNIfTI
 // checks it, but memory holds only the slab and one 256 KiB chunk. The
-// header tells the whole volume's dimensions (Dim[1..3]). It returns
+// header tells the whole volume's dimensions (Dim[1..3]). The slab keeps
+// the file's voxel axes: when they already run RAS+ (the header's
+// Orientation.Identity) it is the layers of ReadNIfTI's volume, origin,
+// spacing and RAS included; otherwise its spacing is the voxel size and
+// its origin the first voxel's world position, and it is not RAS. It returns
 // ReadNIfTI's errors, and an error naming the layers unless
 // 0 ≤ z0 < z1 ≤ Dim[3].
 func ReadNIfTILayers(r io.Reader, z0, z1 int) (*Volume, *NIfTIHeader, error) {

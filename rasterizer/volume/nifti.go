@@ -56,7 +56,11 @@ type NIfTIHeader struct {
 	SclSlope, SclInter float32    // voxel value = SclSlope*stored + SclInter (when SclSlope != 0)
 	XYZTUnits          uint8
 	Descrip            string
-	Gzipped            bool
+	// QformCode and SformCode say which of the file's orientations hold
+	// (0: none); Orientation is the one ReadNIfTI applied.
+	QformCode, SformCode int16
+	Orientation          Orientation
+	Gzipped              bool
 	// Finite counts the finite voxels of the whole file (after scaling),
 	// Min and Max bound them: ReadNIfTILayers tells them though it keeps
 	// only a slab, so that a rank finds the whole volume's default
@@ -90,12 +94,22 @@ func LoadNIfTI(path string) (*Volume, *NIfTIHeader, error) {
 // ReadNIfTI reads a single-file NIfTI-1 volume (magic "n+1"), gzip-compressed
 // or not (told apart by the gzip magic, not the name), little- or big-endian
 // (told by sizeof_hdr). The voxels become float32 after the scaling
-// scl_slope·stored + scl_inter (none when scl_slope is 0); the spacing is
-// pixdim[1..3] (a 0 read as 1, as the common tools do); the origin is 0 and
-// the qform/sform orientation is ignored, so voxel axes are world axes.
+// scl_slope·stored + scl_inter (none when scl_slope is 0).
+//
+// The volume is placed in RAS+ world coordinates (x toward the patient's
+// right, y anterior, z superior, in the file's units) by the sform when
+// sform_code is set, else by the qform when qform_code is set: its voxels
+// are permuted and flipped so that the grid's axes run right, anterior
+// and superior, its spacing is the voxel size and its origin the world
+// position of its first sample, and Volume.RAS is set (orient.go tells how
+// an oblique affine is rounded). A file with neither keeps today's
+// reading: voxel axes are world axes, the spacing is pixdim[1..3] (a 0
+// read as 1, as the common tools do) and the origin is 0.
+// NIfTIHeader.Orientation says which was applied.
 //
 // It is strict: a header that is truncated, has the wrong sizeof_hdr or
-// magic, an unsupported or inconsistent datatype and bitpix, absurd
+// magic, an unsupported or inconsistent datatype and bitpix, a non-finite
+// or singular sform or qform, absurd
 // dimensions (below 1, above 3-D, more than MaxNIfTIVoxels), a vox_offset
 // inside the header, non-finite scaling or scaling that takes a voxel beyond
 // float32, a pixdim whose extent float32 cannot hold, or voxel data that is
@@ -115,6 +129,7 @@ func ReadNIfTI(r io.Reader) (*Volume, *NIfTIHeader, error) {
 // readNIfTI reads r keeping sample layers [z0, z1) alone (z1 < 0: all of
 // them).
 func readNIfTI(r io.Reader, z0, z1 int) (*Volume, *NIfTIHeader, error) {
+	whole := z1 < 0
 	size, sized := inputSize(r)
 	br := bufio.NewReader(r)
 	h := &NIfTIHeader{}
@@ -171,7 +186,24 @@ func readNIfTI(r io.Reader, z0, z1 int) (*Volume, *NIfTIHeader, error) {
 	if n, err := io.CopyN(io.Discard, src, skip); err != nil {
 		return nil, nil, fmt.Errorf("volume: NIfTI: vox_offset: file ends %d bytes into the %d bytes before the voxel data (%w)", n, skip, h.streamErr(err))
 	}
-	v := New([3]int{dims[0], dims[1], z1 - z0}, h.spacing(), [3]float32{})
+	// A whole read turns the voxels to RAS+ (orient.go) as they are
+	// decoded; a slab keeps the file's axes, which are the same when the
+	// file's already are RAS+ (Identity).
+	var v *Volume
+	var turn *scatter
+	if o := h.Orientation; whole && !o.Identity() {
+		out, spacing, origin := h.grid(dims)
+		v, turn = New(out, spacing, origin), newScatter(h, dims)
+	} else {
+		_, spacing, origin := h.grid(dims)
+		if !o.Identity() {
+			for j := range spacing {
+				spacing[j], origin[j] = float32(h.voxelSize(j)), float32(o.Affine[j][3])
+			}
+		}
+		v = New([3]int{dims[0], dims[1], z1 - z0}, spacing, origin)
+	}
+	v.RAS = h.Orientation.By != "pixdim" && (whole || h.Orientation.Identity())
 	// Decode a chunk at a time: the peak memory is the volume (or the
 	// layers kept) and one chunk, not the file's bytes as well. Voxels
 	// outside the layers kept are decoded all the same, into scratch, so
@@ -189,7 +221,16 @@ func readNIfTI(r io.Reader, z0, z1 int) (*Volume, *NIfTIHeader, error) {
 		if err != nil {
 			return nil, nil, fmt.Errorf("volume: NIfTI: data: %w", h.streamErr(err))
 		}
-		if i >= keep0 && i+k <= keep1 {
+		if turn != nil {
+			if scratch == nil {
+				scratch = make([]float32, len(chunk)/bytesPer)
+			}
+			if err := h.decode(scratch[:k], chunk[:k*bytesPer], i); err != nil {
+				return nil, nil, err
+			}
+			h.tally(scratch[:k])
+			turn.put(v.Data, scratch[:k])
+		} else if i >= keep0 && i+k <= keep1 {
 			if err := h.decode(v.Data[i-keep0:i-keep0+k], chunk[:k*bytesPer], i); err != nil {
 				return nil, nil, err
 			}
@@ -369,7 +410,7 @@ func (h *NIfTIHeader) parse(b []byte) error {
 	}
 	h.XYZTUnits = b[123]
 	h.Descrip = strings.TrimRight(string(b[148:228]), "\x00 ")
-	return nil
+	return h.parseOrientation(b)
 }
 
 // decode converts the stored voxels b, the first of which is voxel first,

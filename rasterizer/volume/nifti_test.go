@@ -27,6 +27,11 @@ type niiSpec struct {
 	voxels    []float64
 	extra     []byte // appended after the voxels
 	gzip      bool
+	// qform and sform are qform_code and sform_code; quatern holds
+	// quatern_b, c, d and qoffset_x, y, z; srow the rows srow_x, y, z.
+	qform, sform int16
+	quatern      [6]float32
+	srow         [3][4]float32
 }
 
 func encodeNIfTI(s niiSpec) []byte {
@@ -66,6 +71,16 @@ func encodeNIfTI(s niiSpec) []byte {
 	bo.PutUint32(h[112:], math.Float32bits(s.slope))
 	bo.PutUint32(h[116:], math.Float32bits(s.inter))
 	copy(h[148:], "dpgl test volume")
+	bo.PutUint16(h[252:], uint16(s.qform))
+	bo.PutUint16(h[254:], uint16(s.sform))
+	for i, q := range s.quatern {
+		bo.PutUint32(h[256+4*i:], math.Float32bits(q))
+	}
+	for r, row := range s.srow {
+		for c, x := range row {
+			bo.PutUint32(h[280+16*r+4*c:], math.Float32bits(x))
+		}
+	}
 	copy(h[344:], s.magic)
 	var buf bytes.Buffer
 	buf.Write(h)
@@ -331,6 +346,11 @@ func TestNIfTIch2(t *testing.T) {
 	if c, k := v.At(90, 108, 90), v.At(0, 0, 0); c <= k {
 		t.Fatalf("ch2: centre %v not brighter than corner %v", c, k)
 	}
+	// MNI space: the sform places voxel (90, 125, 71) at the anterior
+	// commissure, the world origin, and the axes already run RAS+.
+	if o := h.Orientation; o.By != "sform" || !o.Identity() || !v.RAS || v.Origin != [3]float32{-90, -125, -71} {
+		t.Fatalf("ch2: orientation %+v, RAS %v, origin %v", o, v.RAS, v.Origin)
+	}
 }
 
 // FuzzReadNIfTI feeds ReadNIfTI damaged files. It must never panic or
@@ -352,6 +372,11 @@ func FuzzReadNIfTI(f *testing.F) {
 	f.Add(encodeNIfTI(niiSpec{dim: [8]int16{3, 512, 512, 512}, voxels: sampleValues(true), gzip: true}))
 	f.Add(encodeNIfTI(niiSpec{dim: [8]int16{4, 3, 2, 2, 5}, voxels: sampleValues(true)}))
 	f.Add(encodeNIfTI(niiSpec{dim: [8]int16{3, -3, 2, 2}, voxels: sampleValues(true)}))
+	// Oriented files (orient_test.go): turned sforms, a qform, a singular sform.
+	f.Add(orientedFile(rasVolume(), [3]int{2, 0, 1}, [3]bool{true, false, true}))
+	f.Add(orientedFile(rasVolume(), [3]int{1, 2, 0}, [3]bool{false, true, false}))
+	f.Add(encodeNIfTI(niiSpec{qform: 1, quatern: [6]float32{0.5, 0.5, 0.5, 1, 2, 3}, pixdim: [8]float32{-1, 1, 2, 3}, voxels: sampleValues(true)}))
+	f.Add(encodeNIfTI(niiSpec{sform: 1, srow: [3][4]float32{{1, 1, 0, 0}, {1, 1, 0, 0}, {0, 0, 1, 0}}, voxels: sampleValues(true)}))
 	f.Fuzz(func(t *testing.T, file []byte) {
 		v, h, err := ReadNIfTI(bytes.NewReader(file))
 		if err != nil {

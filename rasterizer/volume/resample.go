@@ -58,6 +58,7 @@ func Resample(v *Volume, n int) (*Volume, error) {
 	// at 4 bytes a voxel): a 640^3 volume would need 4 GiB more. The
 	// layers equal a whole-volume pass bit for bit.
 	out := New(dims, spacing, v.Origin)
+	out.RAS = v.RAS
 	layer := v.Dims[0] * v.Dims[1]
 	outLayer := dims[0] * dims[1]
 	for k0 := 0; k0 < dims[2]; {

@@ -14,6 +14,11 @@ type Volume struct {
 	Spacing [3]float32 // world distance between neighbouring samples; each positive
 	Origin  [3]float32 // world position of sample (0, 0, 0)
 	Data    []float32  // Dims[0]*Dims[1]*Dims[2] samples, x fastest
+	// RAS reports that the world axes are anatomy's RAS+: x toward the
+	// patient's right, y anterior, z superior (ReadNIfTI of a file whose
+	// sform or qform says so); cameras then use view.RAS to show the
+	// head upright.
+	RAS bool
 }
 
 // New returns a zero-filled volume. It panics unless every dimension is at

@@ -101,6 +101,7 @@ func New(c *gpu.Context, d Display, cfg Config) (*App, error) {
 	}
 	a := &App{cfg: cfg, c: c, d: d}
 	a.st = control.NewState(cfg.Pair.Lo, cfg.Pair.Hi, cfg.View, cfg.Settings, w, h, cfg.IsoMin, cfg.IsoMax, cfg.IsoStep)
+	a.st.Camera.Frame = cfg.Pair.Orbit
 	so := cfg.Scene
 	so.Width, so.Height = w, h
 	so.Path = PathOf(cfg.Settings)
@@ -236,6 +237,9 @@ func (a *App) Run() error {
 			a.screenshot()
 			show = true
 		}
+		if ch&control.WantCamera != 0 {
+			a.printCamera()
+		}
 		if show || ch&control.ChangePresent != 0 {
 			if _, err := a.present(false); err != nil {
 				a.fail(err)
@@ -250,6 +254,13 @@ func (a *App) Run() error {
 func (a *App) fail(err error) {
 	a.err = err
 	fmt.Fprintf(a.cfg.Out, "viewer: %v\n", err)
+}
+
+// printCamera writes the camera in view.Parse's notation on Out, as
+// viewer -view and bench -views take it.
+func (a *App) printCamera() {
+	a.msg = "camera " + a.st.Camera.View().Name
+	fmt.Fprintln(a.cfg.Out, a.msg)
 }
 
 // screenshot saves the window's contents, overlay included, as a PNG.

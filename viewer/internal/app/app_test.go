@@ -467,3 +467,18 @@ func countNot(img *image.RGBA, c color.RGBA) int {
 	}
 	return n
 }
+
+// TestPrintCamera: C writes the camera in the notation -view takes, after
+// a zoom too, without rendering again.
+func TestPrintCamera(t *testing.T) {
+	a, _, out := newApp(t, 40, 40,
+		func(d *fakeDisplay) { d.st.Key(control.KeyCamera) },
+		func(d *fakeDisplay) { d.st.Key(control.KeyView4); d.st.Camera.Zoom(2) },
+		func(d *fakeDisplay) { d.st.Key(control.KeyCamera) })
+	if err := a.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if s := out.String(); !strings.Contains(s, "camera (0,0)\n") || !strings.Contains(s, "camera (45,45)x6\n") {
+		t.Fatalf("C printed %q, want camera (0,0) then camera (45,45)x6", s)
+	}
+}

@@ -36,6 +36,9 @@ type Camera struct {
 	Magnification float32
 	// Pan moves the picture in eye space (x right, y up), in world units.
 	Pan mgl32.Vec2
+	// Frame orients Base's orbit when Base has no frame of its own (the
+	// dataset's: view.RAS for anatomy; zero, the paper's, otherwise).
+	Frame view.Frame
 }
 
 // NewCamera looks at the box [lo, hi] from v.
@@ -86,7 +89,7 @@ func (c *Camera) Matrices(w, h int) view.Camera {
 	if w <= 0 || h <= 0 {
 		panic(fmt.Sprintf("control: Camera.Matrices: image size %dx%d", w, h))
 	}
-	v := c.Base
+	v := c.Base.In(c.Frame)
 	v.Magnification = c.Magnification
 	cam := v.Fit(c.Lo, c.Hi, w, h)
 	if c.Oriented() {
@@ -102,10 +105,48 @@ func (c *Camera) Matrices(w, h int) view.Camera {
 
 // baseRotation is the rotation part of the base view (world to eye).
 func (c *Camera) baseRotation() mgl32.Quat {
-	v := c.Base
+	v := c.Base.In(c.Frame)
 	v.Magnification = 1
 	m := v.Fit(c.Lo, c.Hi, 1, 1).View.Mat3().Mat4()
 	return mgl32.Mat4ToQuat(m).Normalize()
+}
+
+// View is the camera in the notation view.Parse reads, "(az,el)xmag",
+// so that a view found by hand can be drawn again headless: the azimuth
+// and elevation of the direction the eye now looks from (after every
+// rotation), in the camera's frame, rounded to a hundredth of a degree, and
+// the magnification. The notation has no roll and no pan: the view drawn
+// again looks from the same direction at the same magnification, upright
+// in its frame and centred.
+func (c *Camera) View() view.View {
+	v := c.Base.In(c.Frame)
+	// The eye's direction in world space: eye-space +z taken back through
+	// the base view's rotation and the orbit's (View's rotation part is
+	// Rv·R, so world = (Rv·R)ᵀ·ẑ).
+	r := c.baseRotation().Mul(c.Rotation.Normalize())
+	d := r.Inverse().Rotate(mgl32.Vec3{0, 0, 1})
+	up, front := v.Frame.Up, v.Frame.Front
+	if v.Frame == (view.Frame{}) {
+		up, front = view.YUp.Up, view.YUp.Front
+	}
+	up = up.Normalize()
+	front = front.Sub(up.Mul(front.Dot(up))).Normalize()
+	right := up.Cross(front)
+	el := math.Asin(math.Max(-1, math.Min(1, float64(d.Dot(up)))))
+	az := math.Atan2(float64(d.Dot(right)), float64(d.Dot(front)))
+	round := func(rad float64) float32 {
+		deg := math.Round(rad*180/math.Pi*100) / 100
+		return float32(deg)
+	}
+	e := round(el)
+	if e >= 90 || e <= -90 { // straight down or up: view.Parse wants |el| < 90
+		e = float32(math.Copysign(89.99, float64(e)))
+	}
+	out := view.Named(round(az), e, c.Magnification)
+	if c.Base.Frame != (view.Frame{}) {
+		out.Frame = c.Base.Frame
+	}
+	return out
 }
 
 // RotateEye turns the dataset by q, a rotation in eye space (x right, y up,

@@ -93,6 +93,7 @@ const (
 	KeyHelp       // H
 	KeyOverlay    // O
 	KeyQuit       // Esc, Q
+	KeyCamera     // C
 )
 
 // Help is the key help, one line a binding.
@@ -110,6 +111,7 @@ var Help = []string{
 	"R             hardware pipeline reference (primitive ids)",
 	"S             save a PNG screenshot",
 	"O             statistics overlay on / off",
+	"C             print the camera as a -view/-views value, e.g. (30,15)x2.5",
 	"H             this help",
 	"Esc Q         quit",
 }
@@ -137,6 +139,7 @@ const (
 	ChangePresent                     // show the picture again (overlay, help, an exposed window), no re-render
 	WantScreenshot                    // save the window's contents
 	WantQuit                          // leave
+	WantCamera                        // print the camera's view (Camera.View)
 )
 
 // Render reports whether the change needs a new frame from the renderer.
@@ -240,6 +243,8 @@ func (s *State) Key(k Key) {
 		s.changes |= ChangePresent
 	case KeyScreenshot:
 		s.changes |= WantScreenshot
+	case KeyCamera:
+		s.changes |= WantCamera
 	case KeyQuit:
 		s.changes |= WantQuit
 	}
