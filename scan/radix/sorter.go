@@ -71,7 +71,8 @@ type Plan struct {
 	Passes     int
 	Tiles      int
 	Dispatches int
-	Copied     bool // an odd number of passes ended in the scratch arrays, copied back
+	Copied     bool   // an odd number of passes ended in the scratch arrays, copied back
+	Steps      []Step // each step's GPU time, when the Sorter profiles
 }
 
 func (p Plan) String() string {
@@ -97,9 +98,10 @@ type Sorter struct {
 	state  *gpu.Buffer[uint32] // look-back: header, then RADIX words per tile
 	counts *gpu.Buffer[uint32] // PathCounts: RADIX words per tile
 
-	mu      sync.Mutex
-	last    Plan
-	deleted bool
+	mu        sync.Mutex
+	last      Plan
+	deleted   bool
+	profiling bool
 }
 
 // New returns a Sorter tuned for c's device.
