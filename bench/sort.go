@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/dpgl/dpgl/gpu"
@@ -25,6 +26,9 @@ type sortResult struct {
 	path string
 	plan radix.Plan
 	gpu  Stats
+	// steps are one more, profiled sort's stages (radix.Sorter.SetProfiling):
+	// a step's timestamps flush the driver, so they stay out of gpu.
+	steps []radix.Step
 }
 
 // measureSort times radix.SortKeys of n random uint32 keys on each path
@@ -79,7 +83,14 @@ func measureSort(c *gpu.Context, keys, want []uint32, warm, reps int) ([]sortRes
 		}
 		r.gpu = summarize(times, walls)
 		r.plan = s.LastPlan()
+		kb.CopyFrom(pristine)
+		s.SetProfiling(true)
+		err = radix.SortKeys(s, gpu.Array[uint32](kb), tmp, radix.Order{})
+		r.steps = s.LastPlan().Steps
 		s.Delete()
+		if err != nil {
+			return nil, err
+		}
 		if got := kb.Download(); !slices.Equal(got, want) {
 			i := 0
 			for got[i] == want[i] {
@@ -167,8 +178,49 @@ func printSort(c *gpu.Context, w io.Writer, sizes []int, warm, reps int) error {
 			fmt.Fprintf(w, "%10s %10s %12s  %-10s %10s %9s %8s %7s  %v\n", label, ct, st, r.path,
 				fmtDur(r.gpu.Median), sig3(gelems(n, r.gpu)), sig3(vsCopy(cp.GPU, r.gpu)), sig3(vsCopy(cpu, r.gpu)), r.plan)
 		}
+		for _, r := range rs {
+			printSortSteps(w, r, cp.GPU.Median)
+		}
 	}
 	return nil
+}
+
+// printSortSteps prints one profiled sort's time per pass (and the steps
+// before and after the passes) beside the copy kernel's time for the
+// keys' bytes: a pass reads and writes the keys once or twice, so its
+// "vs copy" should sit near 0.5 or above, and a pass far below that is
+// the next thing to look at.
+func printSortSteps(w io.Writer, r sortResult, copyT time.Duration) {
+	type row struct {
+		name  string
+		t     time.Duration
+		parts []string
+	}
+	var rows []row
+	at := map[int]int{} // pass -> its row
+	for _, st := range r.steps {
+		if st.Pass < 0 {
+			rows = append(rows, row{name: st.Name, t: st.Time})
+			continue
+		}
+		i, ok := at[st.Pass]
+		if !ok {
+			i = len(rows)
+			at[st.Pass] = i
+			rows = append(rows, row{name: "pass " + strconv.Itoa(st.Pass)})
+		}
+		rows[i].t += st.Time
+		rows[i].parts = append(rows[i].parts, st.Name+" "+fmtDur(st.Time))
+	}
+	fmt.Fprintf(w, "%36s  one profiled sort, GPU time per step, vs copy = copy kernel %s / this time\n", r.path, fmtDur(copyT))
+	for _, x := range rows {
+		v := 0.0
+		if x.t > 0 {
+			v = float64(copyT) / float64(x.t)
+		}
+		line := fmt.Sprintf("%36s  %-10s %10s %8s  %s", "", x.name, fmtDur(x.t), sig3(v), strings.Join(x.parts, ", "))
+		fmt.Fprintln(w, strings.TrimRight(line, " "))
+	}
 }
 
 // sig3 prints a rate or ratio to three significant digits in plain

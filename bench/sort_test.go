@@ -28,6 +28,11 @@ func TestSortTable(t *testing.T) {
 	if len(rows) != 4 {
 		t.Fatalf("want 4 rows (2 sizes x 2 paths):\n%s", s)
 	}
+	// Each path prints its profiled sort's passes: at 2^14 keys, 4 passes.
+	pass := regexp.MustCompile(`(?m)^\s+pass (\d) +[\d.]+ [mu]?s +([\d.]+)  .*scatter`)
+	if got := len(pass.FindAllString(s, -1)); got != 2*2*4 {
+		t.Fatalf("want 16 pass rows (2 sizes x 2 paths x 4 passes), got %d:\n%s", got, s)
+	}
 	for _, r := range rows {
 		if r[1] != r[5] {
 			t.Fatalf("row of path %s ran %s: %q", r[1], r[5], r[0])

@@ -41,7 +41,7 @@
 //
 // A Scanner picks the path per call: look-back for arrays of more than one
 // tile, reduce-then-scan for float add, single tiles, and on CPU drivers
-// (Caps.Software): there a look-back tile waits on threads that may be
+// (see tuning.go): there a look-back tile waits on threads that may be
 // descheduled, several times as long as reduce-then-scan takes for
 // segmented scans, and longer than it for the small tiles a CPU driver
 // without subgroups gets by default (8 invocations of 16 vectors). A CPU

@@ -66,13 +66,11 @@ func (s *Scanner) pathFor(j *scanJob) Path {
 		// One tile: one dispatch either way, without the ticket.
 		return PathReduceThenScan
 	}
-	if s.c.Caps().Software && (j.seg || !s.subgroups) {
+	if s.tune.reduceThenScan && (j.seg || !s.subgroups) {
 		// On a CPU driver a look-back tile waits for predecessors whose
-		// threads may be descheduled, longest for segmented scans
-		// (llvmpipe, 2^22 u32 adds, runs of 8: 150-220 ms against
-		// reduce-then-scan's 43 ms, which made ReduceByKey take 1.2 s at
-		// 2^24); with the shared-memory code's small default tiles plain
-		// scans lose too (0.19x copy against 0.25x, scanner.go).
+		// threads may be descheduled, longest for segmented scans; with
+		// the shared-memory code's small default tiles plain scans lose
+		// too (tuning.go).
 		return PathReduceThenScan
 	}
 	return PathLookBack
@@ -84,12 +82,8 @@ func (s *Scanner) pathFor(j *scanJob) Path {
 // layout, whose invocations hold consecutive elements. Their level 0 then needs no group
 // scan and no barrier, and walks its vectors one at a time instead of
 // holding the tile in registers; the level above is 4*Vectors times
-// smaller than the input instead of a tile's size times. llvmpipe (CPU
-// time of the copy kernel over the primitive's, same process, under load),
-// 2^22 elements: select-if 0.22x -> 0.36x, partition 0.24x -> 0.31x,
-// unique 0.19x -> 0.26x (0.31-0.34x with the carried key of loadVecAfter).
-// Packing each vector's kept words and storing whole 16-byte output
-// vectors (the invocation's edges a word at a time) was no faster there.
+// smaller than the input instead of a tile's size times: on llvmpipe it
+// made select-if, partition and unique 1.3-1.6x faster (TUNING.md).
 func (s *Scanner) laneCarry(j *scanJob) bool {
 	return (j.out == outValues || j.out == outCompact || j.out == outPartition) && !j.seg && !s.subgroups &&
 		j.n > s.tile && s.pathFor(j) == PathReduceThenScan

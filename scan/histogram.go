@@ -131,7 +131,7 @@ func (s *Scanner) histogram(fn string, mode, typ int, counts gpu.Array[uint32], 
 		// cost a fraction, when bins/2 words per invocation fit.
 		priv := 1 << bits.Len(uint(max(bins, 16)-1))
 		fits := priv/2*s.primGroup*4 <= c.Caps().MaxSharedMemory
-		if path == histAuto && c.Caps().Software {
+		if path == histAuto && s.tune.histPrivate {
 			path = histPrivate
 		}
 		switch {
@@ -146,16 +146,13 @@ func (s *Scanner) histogram(fn string, mode, typ int, counts gpu.Array[uint32], 
 		}
 		tile := 4 * s.primGroup * histItems // 4 samples a vector
 		tiles := ceilDiv(n, tile)
-		// Enough groups to fill the device (a CPU has few cores), few
-		// enough that each flushes its bins after many samples; and at
-		// least so many that no invocation loops past llvmpipe's 65535
-		// iterations: a tile costs an invocation at most about 5 + 32*25
-		// of them (its loops, and per sample HistogramRange's search, up
-		// to 25 steps over 2^25 bins), so a group takes at most 64 tiles.
-		groups := min(tiles, 1024)
-		if c.Caps().Software {
-			groups = min(tiles, 64)
-		}
+		// Enough groups to fill the device, few enough that each flushes
+		// its bins after many samples (the tuning's most); and at least so
+		// many that no invocation loops past llvmpipe's 65535 iterations:
+		// a tile costs an invocation at most about 5 + 32*25 of them (its
+		// loops, and per sample HistogramRange's search, up to 25 steps
+		// over 2^25 bins), so a group takes at most 64 tiles.
+		groups := min(tiles, s.tune.histMaxGroups)
 		groups = max(groups, ceilDiv(tiles, 64))
 		plan := Plan{Levels: 1, Dispatches: 1}
 		tableBits := 0

@@ -123,11 +123,12 @@ type Scanner struct {
 	subgroups bool    // subgroup kernels allowed (caps, options, and they compiled)
 	segSub    bool    // also for segmented scans (they need shuffles)
 	sgSize    int
-	primGroup int  // WG_SIZE of the kernels other than scan.comp and reduce.comp
-	tile      int  // elements per tile
-	spin      int  // look-back polls per tile before falling back to reducing a predecessor
-	nopub     bool // tests: look-back tiles publish nothing
-	emulate   bool // tests: subgroup kernels on shared-memory stand-ins (sgemu.glsl)
+	primGroup int    // WG_SIZE of the kernels other than scan.comp and reduce.comp
+	tile      int    // elements per tile
+	tune      tuning // the driver-dependent choices (tuning.go)
+	spin      int    // look-back polls per tile before falling back to reducing a predecessor
+	nopub     bool   // tests: look-back tiles publish nothing
+	emulate   bool   // tests: subgroup kernels on shared-memory stand-ins (sgemu.glsl)
 
 	progs map[progKey]*gpu.Program
 
@@ -162,50 +163,18 @@ func NewWithOptions(c *gpu.Context, o Options) (*Scanner, error) {
 	if o.Path < PathAuto || o.Path > PathLookBack {
 		panic(fmt.Sprintf("scan: NewWithOptions: o.Path %d is not a Path", int(o.Path)))
 	}
-	// GPUs: 16 elements per invocation in four 16-byte loads, 512
-	// invocations: 8192-element tiles, so that 2^28 elements make 32768
-	// tiles, which the look-back crosses 32 per memory round trip. Subgroup
-	// totals must fit one subgroup: at most SG^2 invocations.
-	//
-	// llvmpipe runs a group's invocations 8 lanes at a time, as coroutines
-	// that switch at every barrier, and executes every branch whether any
-	// lane takes it or not: it wants one 8-lane chunk doing much serial
-	// work, and a group total folded from shared memory after one barrier
-	// (tile.glsl's FLAT_GROUP). Measured on the 2-core llvmpipe 22.3 VM
-	// (u32 add ExclusiveScan, GPU time vs the copy kernel in the same
-	// process, under load): 8 x 16 vectors by reduce-then-scan 0.25x copy
-	// at 2^22 and 2^24, 16 x 16 0.22-0.26x, look-back 0.19-0.21x at every
-	// shape (it waits on predecessors run by descheduled threads); the
-	// former 64 x 8 look-back default 0.16-0.17x. A CPU driver with
-	// subgroups (zink over lavapipe) keeps 64 x 8; the kernels other than
-	// the scans' keep groups of 64 on CPU drivers.
+	// The default tile shape and every other driver-dependent choice come
+	// from tuning.go's policies.
 	sg := caps.SubgroupSize
 	need := uint32(gpu.SubgroupBasic | gpu.SubgroupVote | gpu.SubgroupArithmetic | gpu.SubgroupBallot)
 	sgOK := !o.NoSubgroups && caps.HasSubgroup(need) && sg >= 4 && bits.OnesCount(uint(sg)) == 1
-	// cpuShared: the shared-memory code on a CPU driver.
-	cpuShared := caps.Software && !sgOK
+	tune := tuningFor(caps, sgOK)
 	primGroup := o.GroupSize // the other kernels' group size (prims.go)
 	if o.GroupSize == 0 {
-		o.GroupSize = 512
-		if caps.Subgroup && sg >= 4 && sg*sg < o.GroupSize {
-			o.GroupSize = sg * sg
-		}
-		primGroup = o.GroupSize
-		switch {
-		case cpuShared:
-			o.GroupSize, primGroup = 8, 64
-		case caps.Software:
-			o.GroupSize, primGroup = 64, 64
-		}
+		o.GroupSize, primGroup = tune.groupSize, tune.primGroup
 	}
 	if o.Vectors == 0 {
-		o.Vectors = 4
-		switch {
-		case cpuShared:
-			o.Vectors = 16
-		case caps.Software:
-			o.Vectors = 8
-		}
+		o.Vectors = tune.vectors
 	}
 	if o.GroupSize < 8 || o.GroupSize > 1024 || bits.OnesCount(uint(o.GroupSize)) != 1 || o.GroupSize > caps.MaxWorkGroupInvocations {
 		panic(fmt.Sprintf("scan: NewWithOptions: o.GroupSize %d is not a power of two from 8 to min(1024, %d)", o.GroupSize, caps.MaxWorkGroupInvocations))
@@ -219,14 +188,8 @@ func NewWithOptions(c *gpu.Context, o Options) (*Scanner, error) {
 		primGroup: primGroup,
 		tile:      4 * o.Vectors * o.GroupSize,
 		progs:     map[progKey]*gpu.Program{},
-		spin:      1 << 16,
-	}
-	if caps.Software {
-		// gallivm ends an invocation's loops after 65535 iterations in all,
-		// and a predecessor on a descheduled thread is better reduced than
-		// waited for: on 2 busy cores, 2048 polls (~0.1 ms) ran 2^22
-		// elements 1.5x faster than 16384, with ~0.5% of tiles falling back.
-		s.spin = 2048
+		tune:      tune,
+		spin:      tune.spin,
 	}
 	s.subgroups = sgOK && o.GroupSize%sg == 0 && o.GroupSize <= sg*sg
 	s.segSub = s.subgroups && caps.HasSubgroup(gpu.SubgroupShuffleRel)
@@ -365,12 +328,8 @@ func (k progKey) defines(s *Scanner) map[string]string {
 			if k.spin >= 0 {
 				d["SPIN"] = strconv.Itoa(k.spin)
 				// One subgroup polls a window (and combines it with
-				// subgroup arithmetic), else up to 32 invocations; on
-				// llvmpipe 8, the lanes it runs at once.
-				w := min(32, s.opt.GroupSize)
-				if s.c.Caps().Software {
-					w = min(8, s.opt.GroupSize)
-				}
+				// subgroup arithmetic), else up to the tuning's window.
+				w := min(s.tune.pollWindow, s.opt.GroupSize)
 				if k.sub && !k.seg { // the subgroup walk (lookback.glsl's sgWalk)
 					w = s.sgSize
 				}

@@ -16,3 +16,7 @@ func Fallbacks(s *Sorter) uint32 {
 	}
 	return s.state.Get(32)
 }
+
+// CPUDriver is the tuning's test for a CPU renderer, which picks
+// PathCounts for PathAuto.
+var CPUDriver = cpuDriver

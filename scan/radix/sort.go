@@ -156,7 +156,9 @@ func (s *Sorter) run(j *job, copyKeys, copyVals func()) error {
 	var err error
 	s.c.Do(func() {
 		var plan Plan
-		plan, err = s.sort(j)
+		pr := s.newProfile()
+		defer pr.delete()
+		plan, err = s.sort(j, pr)
 		if err != nil {
 			return
 		}
@@ -168,8 +170,10 @@ func (s *Sorter) run(j *job, copyKeys, copyVals func()) error {
 				copyVals()
 			}
 			plan.Copied = true
+			pr.step("copy back", -1)
 		}
 		s.c.Barrier(gpu.BarrierStorage)
+		plan.Steps = pr.read()
 		s.mu.Lock()
 		s.last = plan
 		s.mu.Unlock()
@@ -178,7 +182,7 @@ func (s *Sorter) run(j *job, copyKeys, copyVals func()) error {
 }
 
 // sort runs the passes; pass p reads j.keys[p%2] and writes j.keys[1-p%2].
-func (s *Sorter) sort(j *job) (Plan, error) {
+func (s *Sorter) sort(j *job, pr *profile) (Plan, error) {
 	c := s.c
 	bitsPer := s.opt.DigitBits
 	radix := 1 << bitsPer
@@ -219,10 +223,12 @@ func (s *Sorter) sort(j *job) (Plan, error) {
 		p.SetUint("end", uint32(j.end))
 		p.Dispatch1D(tiles)
 		c.Barrier(gpu.BarrierStorage) // the bases scan reads the histograms
+		pr.step("histograms", -1)
 		p = s.program(1, j.key, 0, false)
 		p.SetUint("passes", uint32(passes))
 		p.Dispatch(1, 1, 1)
 		c.Barrier(gpu.BarrierStorage) // the scatters read the bases
+		pr.step("bases", -1)
 		plan.Dispatches += 2
 	} else {
 		if counts, err = s.grow(j.fn, &s.counts, tiles*radix); err != nil {
@@ -250,7 +256,9 @@ func (s *Sorter) sort(j *job) (Plan, error) {
 			c.BindStorage(7, cv)
 			p.Dispatch1D(tiles)
 			c.Barrier(gpu.BarrierStorage) // the scan reads the counts
+			pr.step("counts", pass)
 			scan.ExclusiveScan(s.scanner, gpu.Array[uint32](cv), gpu.Array[uint32](cv), scan.Add, 0)
+			pr.step("scan", pass)
 			plan.Dispatches += 1 + s.scanner.LastPlan().Dispatches
 		}
 		p := s.program(3, j.key, j.words, lookback)
@@ -271,6 +279,7 @@ func (s *Sorter) sort(j *job) (Plan, error) {
 		}
 		p.Dispatch1D(tiles)
 		c.Barrier(gpu.BarrierStorage) // the next pass reads the keys
+		pr.step("scatter", pass)
 		plan.Dispatches++
 	}
 	return plan, nil

@@ -105,7 +105,7 @@ func expectPlan(t *testing.T, s *radix.Sorter, cfg config, what string, n int, o
 	want := cfg.opt.Path
 	if want == radix.PathAuto {
 		want = radix.PathOneSweep
-		if s.Context().Caps().Software {
+		if radix.CPUDriver(s.Context().Caps()) {
 			want = radix.PathCounts
 		}
 	}
@@ -196,7 +196,7 @@ func TestAutoPath(t *testing.T) {
 	c := gputest.Context(t)
 	s := newSorter(t, c, config{})
 	want := radix.PathOneSweep
-	if c.Caps().Software {
+	if radix.CPUDriver(c.Caps()) {
 		want = radix.PathCounts
 	}
 	if got := s.Options().Path; got != want {

@@ -15,11 +15,9 @@ import (
 type Path int
 
 const (
-	// PathAuto picks PathOneSweep on GPUs and PathCounts on CPU drivers
-	// (Caps.Software), whose threads share cores with everything else:
-	// there a waiting tile burns the time its predecessor needs (on 2
-	// busy cores, 2^24 keys took 1.8 s of CPU by counts, 2.3 s by
-	// one-sweep).
+	// PathAuto picks PathOneSweep on GPUs and PathCounts on CPU drivers,
+	// whose threads share cores with everything else: there a waiting
+	// tile burns the time its predecessor needs (tuning.go).
 	PathAuto Path = iota
 	// PathOneSweep reads the keys once for the digit histograms of every
 	// pass, then sorts each pass in one dispatch whose tiles take their
@@ -71,7 +69,8 @@ type Plan struct {
 	Passes     int
 	Tiles      int
 	Dispatches int
-	Copied     bool // an odd number of passes ended in the scratch arrays, copied back
+	Copied     bool   // an odd number of passes ended in the scratch arrays, copied back
+	Steps      []Step // each step's GPU time, when the Sorter profiles
 }
 
 func (p Plan) String() string {
@@ -97,9 +96,10 @@ type Sorter struct {
 	state  *gpu.Buffer[uint32] // look-back: header, then RADIX words per tile
 	counts *gpu.Buffer[uint32] // PathCounts: RADIX words per tile
 
-	mu      sync.Mutex
-	last    Plan
-	deleted bool
+	mu        sync.Mutex
+	last      Plan
+	deleted   bool
+	profiling bool
 }
 
 // New returns a Sorter tuned for c's device.
@@ -114,31 +114,15 @@ func NewWithOptions(c *gpu.Context, o Options) (*Sorter, error) {
 	if o.Path < PathAuto || o.Path > PathCounts {
 		panic(fmt.Sprintf("radix: NewWithOptions: o.Path %d is not a Path", int(o.Path)))
 	}
-	// llvmpipe runs a group's invocations 8 at a time as coroutines that
-	// switch at every barrier, so it wants few invocations with much
-	// serial work each; its shared memory is plain memory, so the 8-bit
-	// digit's 128-row counter matrix (16 KiB at 32 invocations) costs only
-	// its row scan, which 1024 keys per invocation make small. Measured on
-	// 2^22 keys (CPU time, 2 busy cores): 8 bits x 1024 keys took 0.6x
-	// the work of 4 bits x 256 (twice the passes), and 0.8x that of 8 bits
-	// x 256 keys.
+	tune := tuningFor(caps) // the defaults, from tuning.go's policies
 	if o.DigitBits == 0 {
-		o.DigitBits = 4
-		if caps.Software {
-			o.DigitBits = 8
-		}
+		o.DigitBits = tune.digitBits
 	}
 	if o.GroupSize == 0 {
-		o.GroupSize = 256
-		if caps.Software {
-			o.GroupSize = 32
-		}
+		o.GroupSize = tune.groupSize
 	}
 	if o.Items == 0 {
-		o.Items = 16
-		if caps.Software {
-			o.Items = 1024
-		}
+		o.Items = tune.items
 	}
 	if o.DigitBits < 1 || o.DigitBits > 8 {
 		panic(fmt.Sprintf("radix: NewWithOptions: o.DigitBits %d is not in 1..8", o.DigitBits))
@@ -165,18 +149,9 @@ func NewWithOptions(c *gpu.Context, o Options) (*Sorter, error) {
 		return nil, err
 	}
 	if o.Path == PathAuto {
-		o.Path = PathOneSweep
-		if caps.Software {
-			o.Path = PathCounts
-		}
+		o.Path = tune.path
 	}
-	s := &Sorter{c: c, opt: o, tile: o.GroupSize * o.Items, spin: 1 << 16, scanner: sc, progs: map[progKey]*gpu.Program{}}
-	if caps.Software {
-		// As for the scans (scan.NewWithOptions): a predecessor on a
-		// descheduled thread is better counted than waited for.
-		s.spin = 2048
-	}
-	return s, nil
+	return &Sorter{c: c, opt: o, tile: o.GroupSize * o.Items, spin: tune.spin, scanner: sc, progs: map[progKey]*gpu.Program{}}, nil
 }
 
 // Context is the context the Sorter runs on.
