@@ -30,7 +30,7 @@ func BenchmarkDispatchTiny(b *testing.B) {
 	c.Finish()
 }
 
-func checkedDispatch(b *testing.B) (*gpu.Context, *gpu.Program, int) {
+func checkedDispatch(b testing.TB) (*gpu.Context, *gpu.Program, int) {
 	c := gputest.Context(b)
 	p, err := c.UserProgramFile("testdata/kernels/records.comp", nil)
 	if err != nil {
@@ -46,4 +46,24 @@ func checkedDispatch(b *testing.B) (*gpu.Context, *gpu.Program, int) {
 		p.SetUint("n", n)
 	})
 	return c, p, n
+}
+
+// ReadBacks counts the copies to the host, and nothing else: a dispatch
+// and an upload count none, each Read, Download and Get one.
+func TestReadBacksCounts(t *testing.T) {
+	c, p, n := checkedDispatch(t)
+	b, _ := gpu.NewBufferFrom(c, []uint32{1, 2, 3})
+	defer b.Delete()
+	before := c.ReadBacks()
+	c.Do(func() { p.DispatchInvocations(n) })
+	b.Write(0, []uint32{4})
+	if d := c.ReadBacks() - before; d != 0 {
+		t.Fatalf("a dispatch and an upload: %d read-backs", d)
+	}
+	b.Download()
+	b.Get(1)
+	b.Read(0, make([]uint32, 2))
+	if d := c.ReadBacks() - before; d != 3 {
+		t.Fatalf("Download, Get and Read: %d read-backs, want 3", d)
+	}
 }

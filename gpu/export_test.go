@@ -10,8 +10,10 @@ func (c *Context) Barriers() (n int, last Barrier) {
 // LockstepLanes is lockstepLanes, for the test of the renderer strings.
 func LockstepLanes(renderer string) int { return lockstepLanes(renderer) }
 
-// Std430Stride is std430Stride, for the test of each GLSL type's stride.
-func Std430Stride(typ uint32, rowMajor bool) (int, string) { return std430Stride(typ, rowMajor) }
+// Std430Elem is std430Elem, for the test of each GLSL type's stride.
+func Std430Elem(typ uint32, rowMajor bool) (stride int, name string, comp int, padded bool) {
+	return std430Elem(typ, rowMajor)
+}
 
 // GLSLTypes lists the GL_TYPE enums std430Stride knows.
 func GLSLTypes() []uint32 {

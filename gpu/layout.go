@@ -32,19 +32,27 @@ type storageBlock struct {
 	stride  int    // the stride of its last top-level array, 0 when it has none
 	records bool   // that array's elements are structs
 	elem    string // their GLSL type where they are not: "vec3"
+	comp    int    // the size of elem's components (4 or 8 bytes)
+	padded  bool   // elem holds padding (vec3, mat3: std430.go)
 }
 
 // fits reports whether storage of Go elements of size bytes, records
 // (structs or arrays) or not, may be bound to b. A Go record bound to an
 // array of GLSL structs is the twin of that struct and must have exactly
-// its size. Other pairs are views, where one size must divide the other: a
-// buffer of records bound to a uint[] that moves them word by word, a
-// Buffer[uint32] read as uvec4s, or one holding GLSL structs whose layout
-// only the shaders know.
+// its size. An array of scalars, vectors or matrices without padding is a
+// dense run of components, which storage of any whole number of components
+// may be a view of (a buffer of records bound to a uint[] that moves them
+// word by word, or to a uvec4[] that loads four records' words at a time;
+// a Buffer[uint32] read as uvec4s). Other pairs are views where one size
+// must divide the other: a padded vec3[] read from [4]float32s, or a buffer
+// holding GLSL structs whose layout only the shaders know; a [3]float32
+// bound to a vec3[] is neither.
 func (b storageBlock) fits(size int, record bool) bool {
 	switch {
 	case b.stride == 0 || size == b.stride:
 		return true
+	case b.elem != "" && !b.padded:
+		return size%b.comp == 0 || b.comp%size == 0
 	case record && b.records:
 		return false
 	}
@@ -135,7 +143,7 @@ func (p *Program) storageBlocks() []storageBlock {
 				name := strings.TrimPrefix(string(varBuf[:l]), b.name+".")
 				i := strings.IndexByte(name, ']')
 				records := i >= 0 && strings.Contains(name[i:], ".")
-				stride, elem := 0, ""
+				stride, elem, comp, padded := 0, "", 0, false
 				switch {
 				case vv[2] > 0 && vv[1] != 1:
 					stride = int(vv[2])
@@ -145,13 +153,14 @@ func (p *Program) storageBlocks() []storageBlock {
 					// stride, or the driver's own array stride where
 					// they differ (a std140 block) or the type is not
 					// listed. (Arrays of arrays are not checked.)
-					stride, elem = std430Stride(uint32(vv[3]), vv[4] != 0)
+					stride, elem, comp, padded = std430Elem(uint32(vv[3]), vv[4] != 0)
 					if vv[5] > 0 && int(vv[5]) != stride {
 						stride = int(vv[5])
 					}
 				}
 				if stride > 0 {
-					last, b.stride, b.records, b.elem = int(vv[0]), stride, records, elem
+					last, b.stride, b.records = int(vv[0]), stride, records
+					b.elem, b.comp, b.padded = elem, comp, padded
 				}
 			}
 		}

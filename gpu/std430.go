@@ -80,13 +80,24 @@ func (t glslType) stride(rowMajor bool) int {
 	return t.cols * vec(t.rows)
 }
 
-// std430Stride returns the std430 array stride of the GL_TYPE typ and its
-// GLSL name, or 0 and "" for a type not listed (an opaque type, or one of
-// an extension this package does not know).
-func std430Stride(typ uint32, rowMajor bool) (int, string) {
+// padded reports whether t's std430 array elements hold padding: a
+// 3-component vector, or a matrix of them (16 bytes for 12 of floats).
+// The others are dense runs of components.
+func (t glslType) padded(rowMajor bool) bool {
+	if rowMajor && t.cols > 1 {
+		return t.cols == 3
+	}
+	return t.rows == 3
+}
+
+// std430Elem returns the std430 array stride of the GL_TYPE typ, its GLSL
+// name, its components' size and whether it holds padding, or a zero
+// stride for a type not listed (an opaque type, or one of an extension
+// this package does not know).
+func std430Elem(typ uint32, rowMajor bool) (stride int, name string, comp int, padded bool) {
 	t, ok := glslTypes[typ]
 	if !ok {
-		return 0, ""
+		return 0, "", 0, false
 	}
-	return t.stride(rowMajor), t.name
+	return t.stride(rowMajor), t.name, t.size, t.padded(rowMajor)
 }

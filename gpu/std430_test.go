@@ -76,8 +76,9 @@ func dispatchWords(c *gpu.Context, p *gpu.Program, o *gpu.Buffer[uint32], n int)
 // Every GLSL scalar, vector and matrix type (column- and row-major; the
 // 64-bit integers where the driver has them): the stride the layout check
 // computes equals the driver's own GL_ARRAY_STRIDE; a Go type of that
-// size passes the dispatch; one whose size neither divides it nor is a
-// multiple of it panics naming the block, both sizes and the GLSL type
+// size passes the dispatch, and so do word views of dense types; a size
+// that is no view (storageBlock.fits) panics naming the block, both sizes
+// and the GLSL type
 // (issue 39: Mesa reports these arrays' top-level stride as 0, and the
 // check used to let them all pass).
 func TestLayoutCheckEveryGLSLType(t *testing.T) {
@@ -89,7 +90,7 @@ func TestLayoutCheckEveryGLSLType(t *testing.T) {
 	checked := 0
 	for _, typ := range types {
 		for _, rowMajor := range []bool{false, true} {
-			stride, name := gpu.Std430Stride(typ, rowMajor)
+			stride, name, comp, padded := gpu.Std430Elem(typ, rowMajor)
 			isMat := strings.Contains(name, "mat")
 			if rowMajor && !isMat {
 				continue
@@ -113,14 +114,25 @@ func TestLayoutCheckEveryGLSLType(t *testing.T) {
 			if r := dispatchWords(c, p, o, stride/4); r != nil {
 				t.Errorf("%s v[] with %d-byte elements: %v", decl, stride, r)
 			}
-			// A size that is no view of the stride: 3 bytes for
-			// the 4-byte types (every multiple of 4 is one, words),
-			// else 12 or 20.
+			// A dense array is a run of components, which records
+			// of whole components may view (20 bytes: five words);
+			// a padded one (vec3: 12 bytes of data in 16) is not.
+			// The sizes that are no view: a part of a component
+			// (3 bytes of 4, 12 of 8), or for a padded type one
+			// whose size neither divides the stride nor is a
+			// multiple of it (12 or 20).
+			if !padded && comp == 4 {
+				if r := dispatchWith[[5]uint32](c, p, o); r != nil {
+					t.Errorf("%s v[] viewed as 20-byte records: %v", decl, r)
+				}
+			}
 			var r any
 			bad := 0
 			switch {
-			case stride == 4:
+			case !padded && comp == 4:
 				bad, r = 3, dispatchWith[[3]uint8](c, p, o)
+			case !padded:
+				bad, r = 12, dispatchWith[[3]float32](c, p, o)
 			case stride%12 != 0:
 				bad, r = 12, dispatchWith[[3]float32](c, p, o)
 			default:

@@ -70,3 +70,22 @@ func checkAt(fn string, n, at int) {
 		panic(fmt.Sprintf("scan: %s: at %d is out of range of dst's %d elements", fn, at, n))
 	}
 }
+
+// arg is a named argument of a call, for countArg.
+type arg struct {
+	name string
+	a    gpu.Storage
+}
+
+// countArg panics unless count[at] is an element of count, a live array
+// of s's context, disjoint from the call's other arrays: where a …To form
+// leaves its count.
+func countArg(s *Scanner, fn string, count gpu.Array[uint32], at int, others ...arg) {
+	m := array(s, fn, "count", count)
+	if at < 0 || at >= m {
+		panic(fmt.Sprintf("scan: %s: at %d is out of range of count's %d elements", fn, at, m))
+	}
+	for _, o := range others {
+		disjoint(fn, "count", count, o.name, o.a)
+	}
+}
