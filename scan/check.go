@@ -37,10 +37,13 @@ func sameLen(fn, aName string, n int, bName string, m int) {
 	check.SameLen(fn, aName, n, bName, m)
 }
 
-// checkOp panics unless op is an Op.
-func checkOp(fn string, op Op) {
-	if op < Add || op > Min {
-		panic(fmt.Sprintf("scan: %s: op %d is not Add, Max or Min", fn, int(op)))
+// checkOp panics unless op is an Op defined on the elements of TYPE typ.
+func checkOp(fn string, op Op, typ int) {
+	if op < Add || op > Xor {
+		panic(fmt.Sprintf("scan: %s: op %d is not Add, Max, Min, And, Or or Xor", fn, int(op)))
+	}
+	if op >= And && typ == 2 {
+		panic(fmt.Sprintf("scan: %s: op %v is bitwise, for uint32 and int32 elements, not float32", fn, op))
 	}
 }
 

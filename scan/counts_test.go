@@ -137,7 +137,7 @@ func TestCountsToMisuse(t *testing.T) {
 	gputest.MustPanic(t, "scan: UniqueTo: count and keys overlap", func() { scan.UniqueTo(s, a, b, b, 0) })
 	gputest.MustPanic(t, "scan: RunLengthEncodeTo: count and lengths overlap", func() { scan.RunLengthEncodeTo(s, a, b, d, b, 1) })
 	gputest.MustPanic(t, "scan: ReduceByKeyTo: count and values overlap", func() { scan.ReduceByKeyTo(s, a, b, d, cnt5, scan.Add, cnt5, 1) })
-	gputest.MustPanic(t, "scan: ReduceByKeyTo: op 7 is not Add, Max or Min", func() { scan.ReduceByKeyTo(s, a, b, d, d, scan.Op(7), cnt, 1) })
+	gputest.MustPanic(t, "scan: ReduceByKeyTo: op 7 is not Add, Max, Min, And, Or or Xor", func() { scan.ReduceByKeyTo(s, a, b, d, d, scan.Op(7), cnt, 1) })
 	if err := scan.SelectIfTo(s, a, b, "", cnt, 0); err == nil || !strings.Contains(err.Error(), "scan: SelectIfTo: the predicate is empty") {
 		t.Fatalf("SelectIfTo with an empty predicate: %v", err)
 	}

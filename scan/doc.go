@@ -1,5 +1,6 @@
 // Package scan holds the data-parallel primitives that the balancer and the
-// renderer are written in: scans (prefix sums) with add, max and min,
+// renderer are written in: scans (prefix sums) with add, max and min (and
+// on integers the bitwise and, or and xor),
 // segmented scans, segmented copy, reductions, compaction, and the general
 // send and gather, for arrays on the GPU of any length the driver allows;
 // and the primitives that GPU libraries build on them (see Primitives):

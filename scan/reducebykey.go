@@ -58,7 +58,7 @@ func ReduceByKeyTo[K any, V Elem](s *Scanner, uniqueKeys gpu.Array[K], sums gpu.
 
 func reduceByKeyArgs[K any, V Elem](s *Scanner, fn string, uniqueKeys gpu.Array[K], sums gpu.Array[V], keys gpu.Array[K], values gpu.Array[V], op Op) (w, n, mk, m int) {
 	s.live(fn)
-	checkOp(fn, op)
+	checkOp(fn, op, typeOf[V]())
 	w = recordWords[K](fn)
 	mk = array(s, fn, "uniqueKeys", uniqueKeys)
 	m = array(s, fn, "sums", sums)
