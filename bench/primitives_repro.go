@@ -44,7 +44,7 @@ func init() {
 					return nil
 				}
 		}},
-		primBench{"select-if f32, count To", func(e *primEnv) (func(), func(), func() error) {
+		primBench{"select-if To f32", func(e *primEnv) (func(), func(), func() error) {
 			var want []uint32
 			var err error
 			count := e.dst2U.Slice(0, 1)
