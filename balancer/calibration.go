@@ -14,6 +14,10 @@ import (
 // this initial estimate a constant is added").
 const DefaultMargin = 4
 
+// NoMargin, as CalibrateOptions.Margin, adds no margin at all (a zero
+// Margin means DefaultMargin). Any negative Margin means the same.
+const NoMargin = -1
+
 // Calibrator computes a loop kind's overestimated cost the paper's way
 // (§2.1, §4.1): for each calibration run (a dataset), the longest gathering
 // plus the longest redistribution over the shortest solution phase; the
@@ -145,8 +149,9 @@ type CalibrateOptions struct {
 	// Reps is the number of measured runs of each dataset, of which the
 	// run of median cost counts (0: three).
 	Reps int
-	// Margin is the constant added to the largest cost; DefaultMargin is
-	// the usual one, and 0 adds nothing.
+	// Margin is the constant added to the largest cost (0:
+	// DefaultMargin, as zero Warmup and Reps mean their defaults; NoMargin
+	// adds nothing).
 	Margin float64
 	// SolveFloor is Calibrator.SolveFloor.
 	SolveFloor time.Duration
@@ -197,7 +202,20 @@ func Calibrate[T any](l *Loop[T], sol Solution, datasets int, load func(dataset 
 		}
 		cal.AddMedian(runs)
 	}
-	return cal.Estimate(o.Margin)
+	return cal.Estimate(calibrateMargin(o.Margin))
+}
+
+// calibrateMargin is the margin CalibrateOptions.Margin m asks for: the
+// default for 0, none for a negative m. NaN and infinities pass through
+// for Estimate to refuse.
+func calibrateMargin(m float64) float64 {
+	switch {
+	case m == 0:
+		return DefaultMargin
+	case m < 0 && !math.IsInf(m, -1):
+		return 0
+	}
+	return m
 }
 
 // LoopCost is the calibrated overestimate of one loop kind on one renderer.

@@ -226,6 +226,7 @@ func (b *Buffer[T]) Read(off int, dst []T) {
 		b.ctx.need(BarrierBufferUpdate)
 		gl.GetNamedBufferSubData(b.id, off*s, len(dst)*s, unsafe.Pointer(&dst[0]))
 		b.ctx.check("glGetNamedBufferSubData")
+		b.ctx.readBacks.Add(1)
 	})
 }
 

@@ -57,6 +57,7 @@ type Context struct {
 	lastBarrier Barrier
 	live        [numKinds]atomic.Int64
 	made        [numKinds]atomic.Int64
+	readBacks   atomic.Int64 // GPU-to-host copies made (ReadBacks)
 }
 
 type call struct {
@@ -308,6 +309,13 @@ func (c *Context) Caps() *Caps { return &c.caps }
 // Debug reports whether every GL call is checked with glGetError (build tag
 // gldebug, or DPGL_GL_DEBUG set in the environment).
 func (c *Context) Debug() bool { return c.debug }
+
+// ReadBacks returns how many times the context has copied GPU memory to the
+// host (Buffer.Read, Download and Get; Texture.Read; ReadDefault): each
+// waits for the GPU to finish what it was given. A chain of kernels whose
+// results stay on the GPU makes none between its steps, and a test can
+// count them.
+func (c *Context) ReadBacks() int { return int(c.readBacks.Load()) }
 
 // Flush submits the queued GL commands without waiting for them.
 func (c *Context) Flush() { c.Do(func() { gl.Flush(); c.check("glFlush") }) }

@@ -65,6 +65,7 @@ func (c *Context) ReadDefault(w, h int) ([]byte, error) {
 		gl.ReadPixels(0, 0, int32(w), int32(h), gl.RGBA, gl.UNSIGNED_BYTE, unsafe.Pointer(&out[0]))
 		gl.BindFramebuffer(gl.READ_FRAMEBUFFER, uint32(prevRead))
 		c.check("glReadPixels (default framebuffer)")
+		c.readBacks.Add(1)
 	})
 	if err != nil {
 		return nil, err

@@ -61,11 +61,15 @@
 // storage ranges; no GL name leaves the package.
 //
 // Before every dispatch the struct-layout check compares each storage
-// block's array stride, as the driver reports it (GL_TOP_LEVEL_ARRAY_STRIDE),
-// with the element size of the Buffer or Range bound there: a Go record
-// bound to an array of GLSL structs of another size (8 bytes against 12,
-// say) panics naming the block and both sizes, where the shader would
-// silently read every element after the first from the wrong place.
+// block's array stride, as the driver reports it (GL_TOP_LEVEL_ARRAY_STRIDE;
+// for arrays of scalars, vectors and matrices, where Mesa reports 0, the
+// std430 stride of the element's type: 16 bytes for a vec3, 24 for a
+// mat3x2), with the element size of the Buffer or Range bound there: a Go
+// record bound to an array of GLSL structs of another size (8 bytes against
+// 12, say), or a Buffer[[3]float32] bound to vec3 v[], panics naming the
+// block and both sizes, where the shader would silently read every element
+// after the first from the wrong place. Sizes that divide one another are
+// views and pass (a Buffer[uint32] read as uvec4s, records moved as words).
 // Program.Bind binds by the block's name instead of its number, and
 // Program.StorageBlocks gives the driver's whole reflection of the blocks
 // (bindings, members' offsets and strides), for tests that hold Go twins of
@@ -131,9 +135,16 @@
 // With the build tag gldebug, or DPGL_GL_DEBUG=1 in the environment, every
 // GL call of this package is followed by glGetError and a GL error panics
 // naming the call; the driver's KHR_debug messages go to standard error.
-// Setting a uniform the program's source does not declare panics naming it
-// (without debug it is silently ignored, as in GL: a driver cannot tell a
-// misspelt name from a uniform it optimized away), and so does a dispatch
-// of a program with a storage block it uses left unbound.
+//
+// In every build, debug or not, setting a uniform that the program's source
+// does not declare panics naming it and the uniforms it has (GL ignores it
+// silently: a driver cannot tell a misspelt name from a uniform it
+// optimized away, but the source can), checked once per program and name;
+// and a dispatch of a user's program (UserProgram...) with a storage block
+// it uses left unbound, or bound to a deleted Buffer, panics naming the
+// block and binding. Both are Go-side checks of what the package recorded,
+// with no GL call: the uniform's when its location is first looked up, the
+// blocks' a few compares per block at each dispatch, beside the layout
+// check.
 // Live counts the GL objects in existence, for leak tests.
 package gpu

@@ -92,6 +92,7 @@ func (t *Texture) Read() []byte {
 		gl.PixelStorei(gl.PACK_ALIGNMENT, 4)
 		gl.GetTextureImage(t.id, 0, tf.format, tf.typ, int32(len(out)), unsafe.Pointer(&out[0]))
 		t.ctx.check("glGetTextureImage")
+		t.ctx.readBacks.Add(1)
 	})
 	return out
 }

@@ -17,7 +17,9 @@ import (
 // the wrong place and the results are silently wrong. So each dispatch
 // compares, for every active storage block of the program that ends in an
 // array, the array stride the driver reports (the program interface query
-// GL_TOP_LEVEL_ARRAY_STRIDE) with the element size of the Buffer or Range
+// GL_TOP_LEVEL_ARRAY_STRIDE; for an array of scalars, vectors or matrices,
+// for which Mesa reports 0, the std430 stride of the element's GL_TYPE, see
+// std430.go) with the element size of the Buffer or Range
 // bound at the block's binding (BindStorage records it), and panics naming
 // the block and both sizes (see storageBlock.fits for the views of words and
 // vectors it allows). Storage of other types (not a Buffer or Range) is not
@@ -27,25 +29,43 @@ import (
 type storageBlock struct {
 	name    string
 	binding int
-	stride  int  // the stride of its last top-level array, 0 when it has none
-	records bool // that array's elements are structs
+	stride  int    // the stride of its last top-level array, 0 when it has none
+	records bool   // that array's elements are structs
+	elem    string // their GLSL type where they are not: "vec3"
+	comp    int    // the size of elem's components (4 or 8 bytes)
+	padded  bool   // elem holds padding (vec3, mat3: std430.go)
 }
 
 // fits reports whether storage of Go elements of size bytes, records
 // (structs or arrays) or not, may be bound to b. A Go record bound to an
 // array of GLSL structs is the twin of that struct and must have exactly
-// its size. Other pairs are views, where one size must divide the other: a
-// buffer of records bound to a uint[] that moves them word by word, a
-// Buffer[uint32] read as uvec4s, or one holding GLSL structs whose layout
-// only the shaders know.
+// its size. An array of scalars, vectors or matrices without padding is a
+// dense run of components, which storage of any whole number of components
+// may be a view of (a buffer of records bound to a uint[] that moves them
+// word by word, or to a uvec4[] that loads four records' words at a time;
+// a Buffer[uint32] read as uvec4s). Other pairs are views where one size
+// must divide the other: a padded vec3[] read from [4]float32s, or a buffer
+// holding GLSL structs whose layout only the shaders know; a [3]float32
+// bound to a vec3[] is neither.
 func (b storageBlock) fits(size int, record bool) bool {
 	switch {
 	case b.stride == 0 || size == b.stride:
 		return true
+	case b.elem != "" && !b.padded:
+		return size%b.comp == 0 || b.comp%size == 0
 	case record && b.records:
 		return false
 	}
 	return size%b.stride == 0 || b.stride%size == 0
+}
+
+// ofType names the GLSL type of b's array elements for a message: " (an
+// array of vec3)", or nothing for structs.
+func (b storageBlock) ofType() string {
+	if b.elem == "" {
+		return ""
+	}
+	return " (an array of " + b.elem + ")"
 }
 
 // elemStorage is what Buffer[T] and Range[T] tell the layout check.
@@ -108,18 +128,39 @@ func (p *Program) storageBlocks() []storageBlock {
 			// with the largest offset that is a top-level array.
 			last := -1
 			for _, v := range vars {
-				vp := [3]uint32{gl.OFFSET, gl.TOP_LEVEL_ARRAY_SIZE, gl.TOP_LEVEL_ARRAY_STRIDE}
-				var vv [3]int32
-				gl.GetProgramResourceiv(p.id, gl.BUFFER_VARIABLE, uint32(v), 3, &vp[0], 3, nil, &vv[0])
-				if vv[2] > 0 && int(vv[0]) > last && vv[1] != 1 {
-					last, b.stride = int(vv[0]), int(vv[2])
-					// "recs[0].a" is a member of an array of structs,
-					// "words[0]" an element of an array of scalars.
-					var l int32
-					gl.GetProgramResourceName(p.id, gl.BUFFER_VARIABLE, uint32(v), int32(len(varBuf)), &l, &varBuf[0])
-					name := string(varBuf[:l])
-					i := strings.IndexByte(name, ']')
-					b.records = i >= 0 && strings.Contains(name[i:], ".")
+				vp := [6]uint32{gl.OFFSET, gl.TOP_LEVEL_ARRAY_SIZE, gl.TOP_LEVEL_ARRAY_STRIDE, gl.TYPE, gl.IS_ROW_MAJOR, gl.ARRAY_STRIDE}
+				var vv [6]int32
+				gl.GetProgramResourceiv(p.id, gl.BUFFER_VARIABLE, uint32(v), 6, &vp[0], 6, nil, &vv[0])
+				if int(vv[0]) <= last {
+					continue
+				}
+				// "recs[0].a" is a member of an array of structs,
+				// "words[0]" an element of an array of scalars,
+				// vectors or matrices (a block with an instance name
+				// prefixes them: "V.words[0]").
+				var l int32
+				gl.GetProgramResourceName(p.id, gl.BUFFER_VARIABLE, uint32(v), int32(len(varBuf)), &l, &varBuf[0])
+				name := strings.TrimPrefix(string(varBuf[:l]), b.name+".")
+				i := strings.IndexByte(name, ']')
+				records := i >= 0 && strings.Contains(name[i:], ".")
+				stride, elem, comp, padded := 0, "", 0, false
+				switch {
+				case vv[2] > 0 && vv[1] != 1:
+					stride = int(vv[2])
+				case i >= 0 && !strings.Contains(name, ".") && strings.Count(name, "[") == 1:
+					// Mesa reports neither a top-level size nor a
+					// stride for these (std430.go): the type's std430
+					// stride, or the driver's own array stride where
+					// they differ (a std140 block) or the type is not
+					// listed. (Arrays of arrays are not checked.)
+					stride, elem, comp, padded = std430Elem(uint32(vv[3]), vv[4] != 0)
+					if vv[5] > 0 && int(vv[5]) != stride {
+						stride = int(vv[5])
+					}
+				}
+				if stride > 0 {
+					last, b.stride, b.records = int(vv[0]), stride, records
+					b.elem, b.comp, b.padded = elem, comp, padded
 				}
 			}
 		}
@@ -131,13 +172,16 @@ func (p *Program) storageBlocks() []storageBlock {
 	return blocks
 }
 
-// checkBindings runs before every dispatch of p: the layout check always,
-// and in debug mode, for a user's program (UserProgram...), the check that
-// every block the driver reports active has storage bound, or was unbound
-// on purpose (BindStorage with nil or an empty array: a block that only
-// some dispatches touch). dpgl's own programs are exempt: they leave
-// unbound the blocks of the paths a dispatch does not take, and their
-// tests cover them.
+// checkBindings runs before every dispatch of p: the layout check, and,
+// for a user's program (UserProgram...), the check that every block the
+// driver reports active has live storage bound, or was unbound on purpose
+// (BindStorage with nil or an empty array: a block that only some
+// dispatches touch). Both read what BindStorage recorded in c.bound, the
+// only way storage is bound, and the blocks queried once per program: no
+// GL call, a few loads and compares per block (gpu/checks_test.go measures
+// it against the dispatch). dpgl's own programs are exempt from the second:
+// they leave unbound the blocks of the paths a dispatch does not take, and
+// their tests cover them.
 func (p *Program) checkBindings() {
 	c := p.ctx
 	for _, b := range p.storageBlocks() {
@@ -145,23 +189,19 @@ func (p *Program) checkBindings() {
 		if b.binding < len(c.bound) {
 			s = c.bound[b.binding]
 		}
-		if es, ok := s.(elemStorage); ok && es.elemSize() != b.stride && !b.fits(es.elemSize(), es.elemRecord()) {
-			panic(fmt.Sprintf("gpu: %s: storage block %s (binding %d) has an array stride of %d bytes in GLSL, but the %s bound there has elements of %d bytes (%s): the Go type must match the std430 layout, padding included",
-				p.name, b.name, b.binding, b.stride, storageKind(s), es.elemSize(), es.elemType()))
+		es, isElem := s.(elemStorage)
+		if isElem && es.elemSize() != b.stride && !b.fits(es.elemSize(), es.elemRecord()) {
+			panic(fmt.Sprintf("gpu: %s: storage block %s (binding %d) has an array stride of %d bytes in GLSL%s, but the %s bound there has elements of %d bytes (%s): the Go type must match the std430 layout, padding included",
+				p.name, b.name, b.binding, b.stride, b.ofType(), storageKind(s), es.elemSize(), es.elemType()))
 		}
-		if !c.debug || !p.user {
+		if !p.user {
 			continue
 		}
-		if es, ok := s.(elemStorage); ok && es.isDeleted() {
-			panic(fmt.Sprintf("gpu: %s: storage block %s (binding %d): the %s[%s] bound there was deleted (DPGL_GL_DEBUG)", p.name, b.name, b.binding, storageKind(s), es.elemType()))
+		if isElem && es.isDeleted() {
+			panic(fmt.Sprintf("gpu: %s: storage block %s (binding %d): the %s[%s] bound there was deleted", p.name, b.name, b.binding, storageKind(s), es.elemType()))
 		}
-		if _, cleared := s.(noStorage); cleared {
-			continue
-		}
-		var id int32
-		gl.GetIntegeri_v(gl.SHADER_STORAGE_BUFFER_BINDING, uint32(b.binding), &id)
-		if id == 0 {
-			panic(fmt.Sprintf("gpu: %s: storage block %s (binding %d) is used by the shader, but no buffer is bound there; bind one, or BindStorage(%d, nil) where this dispatch does not touch it (DPGL_GL_DEBUG)", p.name, b.name, b.binding, b.binding))
+		if s == nil {
+			panic(fmt.Sprintf("gpu: %s: storage block %s (binding %d) is used by the shader, but no buffer is bound there; bind one, or BindStorage(%d, nil) where this dispatch does not touch it", p.name, b.name, b.binding, b.binding))
 		}
 	}
 }
@@ -237,8 +277,8 @@ func (p *Program) Bind(block string, s Storage) {
 			continue
 		}
 		if es, ok := s.(elemStorage); ok && s.ByteSize() > 0 && !b.fits(es.elemSize(), es.elemRecord()) {
-			panic(fmt.Sprintf("gpu: %s: Bind %s: the block's array stride is %d bytes in GLSL, but the %s has elements of %d bytes (%s): the Go type must match the std430 layout, padding included",
-				p.name, block, b.stride, storageKind(s), es.elemSize(), es.elemType()))
+			panic(fmt.Sprintf("gpu: %s: Bind %s: the block's array stride is %d bytes in GLSL%s, but the %s has elements of %d bytes (%s): the Go type must match the std430 layout, padding included",
+				p.name, block, b.stride, b.ofType(), storageKind(s), es.elemSize(), es.elemType()))
 		}
 		c.BindStorage(b.binding, s)
 		return
@@ -248,11 +288,12 @@ func (p *Program) Bind(block string, s Storage) {
 	}
 }
 
-// checkUniform panics, in debug mode, when name (a uniform p's driver does
-// not know) is not declared in p's source either: a misspelt name would
-// otherwise set nothing, silently.
+// checkUniform panics when name (a uniform p's driver does not know) is
+// not declared in p's source either: a misspelt name would otherwise set
+// nothing, silently. It runs once per program and name (location caches
+// the answer), in every build.
 func (p *Program) checkUniform(name string, loc int32) {
-	if loc >= 0 || !p.ctx.debug {
+	if loc >= 0 {
 		return
 	}
 	base := name
@@ -260,6 +301,6 @@ func (p *Program) checkUniform(name string, loc int32) {
 		base = base[:i]
 	}
 	if !p.decl.uniforms[base] {
-		panic(fmt.Sprintf("gpu: %s: no uniform named %q (it declares: %s) (DPGL_GL_DEBUG)", p.name, name, sortedKeys(p.decl.uniforms)))
+		panic(fmt.Sprintf("gpu: %s: no uniform named %q (it declares: %s)", p.name, name, sortedKeys(p.decl.uniforms)))
 	}
 }

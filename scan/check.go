@@ -37,10 +37,13 @@ func sameLen(fn, aName string, n int, bName string, m int) {
 	check.SameLen(fn, aName, n, bName, m)
 }
 
-// checkOp panics unless op is an Op.
-func checkOp(fn string, op Op) {
-	if op < Add || op > Min {
-		panic(fmt.Sprintf("scan: %s: op %d is not Add, Max or Min", fn, int(op)))
+// checkOp panics unless op is an Op defined on the elements of TYPE typ.
+func checkOp(fn string, op Op, typ int) {
+	if op < Add || op > Xor {
+		panic(fmt.Sprintf("scan: %s: op %d is not Add, Max, Min, And, Or or Xor", fn, int(op)))
+	}
+	if op >= And && typ == 2 {
+		panic(fmt.Sprintf("scan: %s: op %v is bitwise, for uint32 and int32 elements, not float32", fn, op))
 	}
 }
 
@@ -68,5 +71,24 @@ func recordWords[T any](fn string) int { return argcheck.RecordWords[T](check, f
 func checkAt(fn string, n, at int) {
 	if at < 0 || at >= n {
 		panic(fmt.Sprintf("scan: %s: at %d is out of range of dst's %d elements", fn, at, n))
+	}
+}
+
+// arg is a named argument of a call, for countArg.
+type arg struct {
+	name string
+	a    gpu.Storage
+}
+
+// countArg panics unless count[at] is an element of count, a live array
+// of s's context, disjoint from the call's other arrays: where a …To form
+// leaves its count.
+func countArg(s *Scanner, fn string, count gpu.Array[uint32], at int, others ...arg) {
+	m := array(s, fn, "count", count)
+	if at < 0 || at >= m {
+		panic(fmt.Sprintf("scan: %s: at %d is out of range of count's %d elements", fn, at, m))
+	}
+	for _, o := range others {
+		disjoint(fn, "count", count, o.name, o.a)
 	}
 }

@@ -1,5 +1,6 @@
 // Package scan holds the data-parallel primitives that the balancer and the
-// renderer are written in: scans (prefix sums) with add, max and min,
+// renderer are written in: scans (prefix sums) with add, max and min (and
+// on integers the bitwise and, or and xor),
 // segmented scans, segmented copy, reductions, compaction, and the general
 // send and gather, for arrays on the GPU of any length the driver allows;
 // and the primitives that GPU libraries build on them (see Primitives):
@@ -206,7 +207,13 @@
 // in. Transform alone runs in place; the outputs of the others may not
 // overlap their inputs.
 // The primitives that return a count (SelectIf, Partition, Unique,
-// RunLengthEncode, ReduceByKey) wait for the GPU to read it. Scratch:
+// RunLengthEncode, ReduceByKey) wait for the GPU to read it; each has a
+// …To form (SelectIfTo, PartitionTo, UniqueTo, RunLengthEncodeTo,
+// ReduceByKeyTo, ...) that leaves the count in an element of a GPU array
+// instead, as CompactTo, CountNonzeroTo and ReduceTo do, so that
+// primitives chain with no round trip to the host (Example_chain:
+// compact, sort, reduce, then one read; gpu.Context.ReadBacks counts
+// them). Scratch:
 // none to two words per element (each function's doc says how many),
 // owned by the Scanner and reused like the scans' own.
 //
@@ -254,8 +261,9 @@
 // byte offset must be a multiple of Caps.SSBOOffsetAlignment). Every call
 // issues the barriers it needs and ends with gpu.BarrierStorage, so its
 // output is ready for the next dispatch; a caller whose shader wrote an
-// input issues gpu.BarrierStorage before the call. Only Reduce,
-// CountNonzero and Compact wait for the GPU, to return their result.
+// input issues gpu.BarrierStorage before the call. Only the calls that
+// return a result to the host (Reduce, CountNonzero, Compact and the
+// counts above) wait for the GPU; their …To forms do not.
 // Scratch memory belongs to the Scanner, grows to the largest size used and
 // is reused: after the first call at a size, calls allocate nothing on the
 // GPU. Scanner.Reserve allocates it up front for a given size, returning

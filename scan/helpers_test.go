@@ -236,16 +236,29 @@ func ident[T scan.Elem](op scan.Op) T {
 		case *float32:
 			*p = float32(math.Inf(1))
 		}
+	case scan.And:
+		*(*uint32)(unsafe.Pointer(&v)) = 0xFFFFFFFF
 	}
 	return v
 }
 
 func apply[T scan.Elem](op scan.Op, a, b T) T {
+	var v T
+	w := (*uint32)(unsafe.Pointer(&v))
 	switch op {
 	case scan.Max:
 		return max(a, b)
 	case scan.Min:
 		return min(a, b)
+	case scan.And:
+		*w = bitsOf(a) & bitsOf(b)
+		return v
+	case scan.Or:
+		*w = bitsOf(a) | bitsOf(b)
+		return v
+	case scan.Xor:
+		*w = bitsOf(a) ^ bitsOf(b)
+		return v
 	}
 	return a + b
 }

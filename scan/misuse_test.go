@@ -25,7 +25,7 @@ func TestMisuse(t *testing.T) {
 	gputest.MustPanic(t, "scan: InclusiveScan: src is nil", func() { scan.InclusiveScan(s, A(a), A((*gpu.Buffer[uint32])(nil)), scan.Add) })
 	gputest.MustPanic(t, "scan: InclusiveScan: src is nil", func() { scan.InclusiveScan(s, A(a), gpu.Range[uint32]{}, scan.Add) })
 	gputest.MustPanic(t, "scan: ExclusiveScan: src has 6 elements but dst has 5", func() { scan.ExclusiveScan(s, A(a), A(six), scan.Add, 0) })
-	gputest.MustPanic(t, "scan: ExclusiveScan: op 7 is not Add, Max or Min", func() { scan.ExclusiveScan(s, A(a), A(b), scan.Op(7), 0) })
+	gputest.MustPanic(t, "scan: ExclusiveScan: op 7 is not Add, Max, Min, And, Or or Xor", func() { scan.ExclusiveScan(s, A(a), A(b), scan.Op(7), 0) })
 
 	big := buf(64)
 	gputest.MustPanic(t, "scan: ExclusiveScan: dst and src overlap without being the same range", func() {

@@ -25,6 +25,54 @@ func Partition[T any](s *Scanner, dst, src gpu.Array[T], flags gpu.Array[uint32]
 	return count
 }
 
+// PartitionTo is Partition leaving the size of the first part in
+// count[at] instead of returning it, without a round trip to the host.
+// count may not overlap the other arrays.
+func PartitionTo[T any](s *Scanner, dst, src gpu.Array[T], flags gpu.Array[uint32], count gpu.Array[uint32], at int) {
+	const fn = "PartitionTo"
+	w, n := partitionArgs(s, fn, dst, src)
+	sameLen(fn, "src", n, "flags", array(s, fn, "flags", flags))
+	disjoint(fn, "dst", dst, "flags", flags)
+	countArg(s, fn, count, at, arg{"dst", dst}, arg{"src", src}, arg{"flags", flags})
+	j := &scanJob{fn: fn, typ: 0, op: Add, out: outPartition, words: w, n: n, src: src, flags: flags, dst: dst, dstLen: n}
+	s.c.Do(func() { s.partitionTo(j, count, at) }) // no user code: no error
+}
+
+// PartitionIfTo is PartitionIf leaving the size of the first part in
+// count[at], as PartitionTo does. It returns only the error of a
+// predicate that does not compile, before anything runs.
+func PartitionIfTo[T Elem](s *Scanner, dst, src gpu.Array[T], pred string, count gpu.Array[uint32], at int) error {
+	const fn = "PartitionIfTo"
+	w, n := partitionArgs(s, fn, dst, src)
+	countArg(s, fn, count, at, arg{"dst", dst}, arg{"src", src})
+	if err := checkExpr(fn, "predicate", pred); err != nil {
+		return err
+	}
+	j := &scanJob{fn: fn, typ: 0, op: Add, out: outPartition, words: w, n: n, src: src, dst: dst, dstLen: n, predType: typeOf[T](), pred: pred}
+	var err error
+	s.c.Do(func() { err = s.partitionTo(j, count, at) })
+	if err != nil {
+		return fmt.Errorf("scan: %s: the predicate %q does not compile: %w", fn, pred, err)
+	}
+	return nil
+}
+
+// PartitionIfKernelTo is PartitionIfKernel leaving the size of the first
+// part in count[at], as PartitionTo does.
+func PartitionIfKernelTo[T Elem](s *Scanner, dst, src gpu.Array[T], pred *Predicate, count gpu.Array[uint32], at int) error {
+	const fn = "PartitionIfKernelTo"
+	w, n := partitionArgs(s, fn, dst, src)
+	countArg(s, fn, count, at, arg{"dst", dst}, arg{"src", src})
+	checkPredicate(fn, pred)
+	j := &scanJob{fn: fn, typ: 0, op: Add, out: outPartition, words: w, n: n, src: src, dst: dst, dstLen: n, predType: typeOf[T](), user: pred}
+	var err error
+	s.c.Do(func() { err = s.partitionTo(j, count, at) })
+	if err != nil {
+		return fmt.Errorf("scan: %s: %w", fn, err)
+	}
+	return nil
+}
+
 // PartitionIf is Partition with the flags computed from the GLSL
 // expression pred over x and i, as SelectIf's: the elements for which it
 // holds first, the others after, both in order. A pred that does not
@@ -69,47 +117,61 @@ func partitionArgs[T any](s *Scanner, fn string, dst, src gpu.Array[T]) (w, n in
 	return w, n
 }
 
-// partition counts the selected elements of j (flags or predicate) into
-// scratch, then runs j (OUT_PARTITION), which starts the rejected part at
-// that count. It returns the count, or the error of building a kernel
-// around the user's predicate.
+// partition runs j (partitionTo) with the count in scratch and returns
+// it, or the error of building a kernel around the user's predicate.
 func (s *Scanner) partition(j *scanJob) (int, error) {
 	var count uint32
 	var err error
 	s.c.Do(func() {
-		if err = s.prepare(j); err != nil {
-			return
-		}
-		pred := j.loadMap() == mapPredicate
-		if pred {
-			if _, _, err = s.programErr(j.reduceKey()); err != nil {
-				return
-			}
-		}
 		if j.n == 0 {
+			err = s.prepare(j)
 			return
 		}
 		cnt := s.scratch(j.fn, scratchCount, 1)
-		counted := 0
-		if s.pathFor(j) == PathReduceThenScan && j.n > s.tile {
-			// Reduce-then-scan's top level counts them on the way.
-			j.levelTotal, j.levelTotalAt = cnt, 0
-		} else {
-			if pred {
-				s.countPredicate(j, cnt, 0)
-			} else {
-				s.reduceTo(j.fn, 0, Add, mapCount, j.flags, j.n, cnt, 0)
-			}
-			counted = s.LastPlan().Dispatches
+		if err = s.partitionTo(j, cnt, 0); err != nil {
+			return
 		}
-		j.count, j.countAt = cnt, 0
-		s.run(j)
-		plan := s.LastPlan()
-		plan.Dispatches += counted
-		s.setPlan(plan)
 		var v [1]uint32
 		cnt.Read(0, v[:])
 		count = v[0]
 	})
 	return int(count), err
+}
+
+// partitionTo counts the selected elements of j (flags or predicate) into
+// cnt[at], then runs j (OUT_PARTITION), which starts the rejected part at
+// that count. It returns the error of building a kernel around the user's
+// predicate, before anything runs. It runs on the GL thread.
+func (s *Scanner) partitionTo(j *scanJob, cnt gpu.Storage, at int) error {
+	if err := s.prepare(j); err != nil {
+		return err
+	}
+	pred := j.loadMap() == mapPredicate
+	if pred {
+		if _, _, err := s.programErr(j.reduceKey()); err != nil {
+			return err
+		}
+	}
+	if j.n == 0 {
+		s.reduceTo(j.fn, 0, Add, mapValues, nil, 0, cnt, at) // the count, 0
+		return nil
+	}
+	counted := 0
+	if s.pathFor(j) == PathReduceThenScan && j.n > s.tile {
+		// Reduce-then-scan's top level counts them on the way.
+		j.levelTotal, j.levelTotalAt = cnt, at
+	} else {
+		if pred {
+			s.countPredicate(j, cnt, at)
+		} else {
+			s.reduceTo(j.fn, 0, Add, mapCount, j.flags, j.n, cnt, at)
+		}
+		counted = s.LastPlan().Dispatches
+	}
+	j.count, j.countAt = cnt, at
+	s.run(j)
+	plan := s.LastPlan()
+	plan.Dispatches += counted
+	s.setPlan(plan)
+	return nil
 }

@@ -6,7 +6,7 @@ import "github.com/dpgl/dpgl/gpu"
 // empty src). It waits for the GPU.
 func Reduce[T Elem](s *Scanner, src gpu.Array[T], op Op) T {
 	s.live("Reduce")
-	checkOp("Reduce", op)
+	checkOp("Reduce", op, typeOf[T]())
 	n := array(s, "Reduce", "src", src)
 	return fromBits[T](s.reduceToHost("Reduce", typeOf[T](), op, 0, src, n))
 }
@@ -16,7 +16,7 @@ func Reduce[T Elem](s *Scanner, src gpu.Array[T], op Op) T {
 // are left alone. dst may overlap src.
 func ReduceTo[T Elem](s *Scanner, dst gpu.Array[T], at int, src gpu.Array[T], op Op) {
 	s.live("ReduceTo")
-	checkOp("ReduceTo", op)
+	checkOp("ReduceTo", op, typeOf[T]())
 	m := array(s, "ReduceTo", "dst", dst)
 	checkAt("ReduceTo", m, at)
 	n := array(s, "ReduceTo", "src", src)

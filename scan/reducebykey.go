@@ -30,12 +30,39 @@ import (
 // 64 keys. It waits for the GPU.
 func ReduceByKey[K any, V Elem](s *Scanner, uniqueKeys gpu.Array[K], sums gpu.Array[V], keys gpu.Array[K], values gpu.Array[V], op Op) int {
 	const fn = "ReduceByKey"
+	w, n, mk, m := reduceByKeyArgs(s, fn, uniqueKeys, sums, keys, values, op)
+	if n == 0 {
+		s.setPlan(Plan{})
+		return 0
+	}
+	var count int
+	s.c.Do(func() {
+		total := s.grow(fn, &s.result, 4)
+		runsByKey[V](s, fn, keys, w, n, values, op, uniqueKeys, mk, sums, m, total, 0)
+		count = int(total.Get(0))
+	})
+	return count
+}
+
+// ReduceByKeyTo is ReduceByKey leaving the number of runs in count[at]
+// instead of returning it, without a round trip to the host. count may not
+// overlap the other arrays.
+func ReduceByKeyTo[K any, V Elem](s *Scanner, uniqueKeys gpu.Array[K], sums gpu.Array[V], keys gpu.Array[K], values gpu.Array[V], op Op, count gpu.Array[uint32], at int) {
+	const fn = "ReduceByKeyTo"
+	w, n, mk, m := reduceByKeyArgs(s, fn, uniqueKeys, sums, keys, values, op)
+	countArg(s, fn, count, at, arg{"uniqueKeys", uniqueKeys}, arg{"sums", sums}, arg{"keys", keys}, arg{"values", values})
+	s.c.Do(func() {
+		runsByKey[V](s, fn, keys, w, n, values, op, uniqueKeys, mk, sums, m, count, at)
+	})
+}
+
+func reduceByKeyArgs[K any, V Elem](s *Scanner, fn string, uniqueKeys gpu.Array[K], sums gpu.Array[V], keys gpu.Array[K], values gpu.Array[V], op Op) (w, n, mk, m int) {
 	s.live(fn)
-	checkOp(fn, op)
-	w := recordWords[K](fn)
-	mk := array(s, fn, "uniqueKeys", uniqueKeys)
-	m := array(s, fn, "sums", sums)
-	n := array(s, fn, "keys", keys)
+	checkOp(fn, op, typeOf[V]())
+	w = recordWords[K](fn)
+	mk = array(s, fn, "uniqueKeys", uniqueKeys)
+	m = array(s, fn, "sums", sums)
+	n = array(s, fn, "keys", keys)
 	sameLen(fn, "keys", n, "values", array(s, fn, "values", values))
 	for _, o := range []struct {
 		name string
@@ -45,11 +72,7 @@ func ReduceByKey[K any, V Elem](s *Scanner, uniqueKeys gpu.Array[K], sums gpu.Ar
 	}
 	disjoint(fn, "sums", sums, "keys", keys)
 	disjoint(fn, "sums", sums, "values", values)
-	var count int
-	s.c.Do(func() {
-		count = runsByKey[V](s, fn, keys, w, n, values, op, uniqueKeys, mk, sums, m)
-	})
-	return count
+	return w, n, mk, m
 }
 
 // runsChunk is runs.comp's CHUNK: an invocation walks that many
@@ -59,12 +82,13 @@ const runsChunk = 64
 // runsByKey runs runs.comp's three passes and two scans over chunks of
 // keys (w words each, n of them): each run's key goes to outKeys (mKeys
 // records) and the op of its values to sums (mSums), values nil meaning
-// every value is 1 (run lengths, V uint32 and op Add). It returns the
-// number of runs. It runs on the GL thread.
-func runsByKey[V Elem](s *Scanner, fn string, keys gpu.Storage, w, n int, values gpu.Storage, op Op, outKeys gpu.Storage, mKeys int, sums gpu.Storage, mSums int) int {
+// every value is 1 (run lengths, V uint32 and op Add). It writes the
+// number of runs to total[totalAt]. It runs on the GL thread.
+func runsByKey[V Elem](s *Scanner, fn string, keys gpu.Storage, w, n int, values gpu.Storage, op Op, outKeys gpu.Storage, mKeys int, sums gpu.Storage, mSums int, total gpu.Storage, totalAt int) {
 	if n == 0 {
-		s.setPlan(Plan{})
-		return 0
+		s.reduceTo(fn, 0, Add, mapValues, nil, 0, total, totalAt) // the count, 0
+		s.setPlan(Plan{Path: PathReduceThenScan, Dispatches: 1})
+		return
 	}
 	c := s.c
 	typ := typeOf[V]()
@@ -100,8 +124,7 @@ func runsByKey[V Elem](s *Scanner, fn string, keys gpu.Storage, w, n int, values
 		c.Barrier(gpu.BarrierStorage) // the next scan or pass reads what this one wrote
 	}
 	pass(0)
-	total := s.grow(fn, &s.result, 4)
-	s.run(&scanJob{fn: fn, typ: 0, op: Add, n: chunks, src: counts, dst: counts, total: total, totalAt: 0})
+	s.run(&scanJob{fn: fn, typ: 0, op: Add, n: chunks, src: counts, dst: counts, total: total, totalAt: totalAt})
 	plan := s.LastPlan()
 	pass(1)
 	if chunks > 1 {
@@ -115,5 +138,4 @@ func runsByKey[V Elem](s *Scanner, fn string, keys gpu.Storage, w, n int, values
 		plan.Dispatches++
 	}
 	s.setPlan(plan)
-	return int(total.Get(0))
 }

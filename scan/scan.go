@@ -18,7 +18,7 @@ func InclusiveScan[T Elem](s *Scanner, dst, src gpu.Array[T], op Op) {
 
 func scanValues[T Elem](s *Scanner, fn string, dst, src gpu.Array[T], op Op, init uint32, inclusive bool) {
 	s.live(fn)
-	checkOp(fn, op)
+	checkOp(fn, op, typeOf[T]())
 	n := array(s, fn, "dst", dst)
 	sameLen(fn, "dst", n, "src", array(s, fn, "src", src))
 	inPlace(fn, dst, src)

@@ -18,6 +18,9 @@ const (
 	Add Op = iota // identity 0; wraps around on integers
 	Max           // identity: the lowest value (0, math.MinInt32, -Inf)
 	Min           // identity: the highest value (math.MaxUint32, math.MaxInt32, +Inf)
+	And           // bitwise and, on integers only; identity: all bits set
+	Or            // bitwise or, on integers only; identity 0
+	Xor           // bitwise exclusive or, on integers only; identity 0
 )
 
 func (o Op) String() string {
@@ -28,6 +31,12 @@ func (o Op) String() string {
 		return "Max"
 	case Min:
 		return "Min"
+	case And:
+		return "And"
+	case Or:
+		return "Or"
+	case Xor:
+		return "Xor"
 	}
 	return "Op(" + strconv.Itoa(int(o)) + ")"
 }
@@ -533,6 +542,8 @@ func identity[T Elem](op Op) uint32 {
 			return 0x7FFFFFFF
 		}
 		return 0x7F800000 // +Inf
+	case And:
+		return 0xFFFFFFFF
 	}
 	return 0
 }

@@ -25,7 +25,7 @@ func SegmentedInclusiveScan[T Elem](s *Scanner, dst, src gpu.Array[T], flags gpu
 
 func segmented[T Elem](s *Scanner, fn string, dst, src gpu.Array[T], flags gpu.Array[uint32], op Op, inclusive bool) {
 	s.live(fn)
-	checkOp(fn, op)
+	checkOp(fn, op, typeOf[T]())
 	n := array(s, fn, "dst", dst)
 	sameLen(fn, "dst", n, "src", array(s, fn, "src", src))
 	sameLen(fn, "dst", n, "flags", array(s, fn, "flags", flags))
@@ -78,7 +78,7 @@ const segReduceItems = 16
 func SegmentedReduce[T Elem](s *Scanner, dst, src gpu.Array[T], offsets gpu.Array[uint32], op Op, init T) {
 	const fn = "SegmentedReduce"
 	s.live(fn)
-	checkOp(fn, op)
+	checkOp(fn, op, typeOf[T]())
 	segs := array(s, fn, "dst", dst)
 	n := array(s, fn, "src", src)
 	if m := array(s, fn, "offsets", offsets); m != segs+1 {

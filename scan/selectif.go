@@ -47,6 +47,39 @@ func SelectIfKernel[T Elem](s *Scanner, dst, src gpu.Array[T], pred *Predicate) 
 	return n, nil
 }
 
+// SelectIfTo is SelectIf leaving the count in count[at] instead of
+// returning it: no round trip to the host, so that the next kernel (a sort
+// of the kept elements, a reduction, an indirect dispatch) reads it where
+// it is. count may not overlap dst or src. It returns only the error of a
+// predicate that does not compile, before anything runs.
+func SelectIfTo[T Elem](s *Scanner, dst, src gpu.Array[T], pred string, count gpu.Array[uint32], at int) error {
+	const fn = "SelectIfTo"
+	j := selectJob(s, fn, dst, src)
+	countArg(s, fn, count, at, arg{"dst", dst}, arg{"src", src})
+	if err := checkExpr(fn, "predicate", pred); err != nil {
+		return err
+	}
+	j.pred = pred
+	if err := s.compactTo(j, count, at); err != nil {
+		return fmt.Errorf("scan: %s: the predicate %q does not compile: %w", fn, pred, err)
+	}
+	return nil
+}
+
+// SelectIfKernelTo is SelectIfKernel leaving the count in count[at], as
+// SelectIfTo does.
+func SelectIfKernelTo[T Elem](s *Scanner, dst, src gpu.Array[T], pred *Predicate, count gpu.Array[uint32], at int) error {
+	const fn = "SelectIfKernelTo"
+	j := selectJob(s, fn, dst, src)
+	countArg(s, fn, count, at, arg{"dst", dst}, arg{"src", src})
+	checkPredicate(fn, pred)
+	j.user = pred
+	if err := s.compactTo(j, count, at); err != nil {
+		return fmt.Errorf("scan: %s: %w", fn, err)
+	}
+	return nil
+}
+
 func selectJob[T Elem](s *Scanner, fn string, dst, src gpu.Array[T]) *scanJob {
 	s.live(fn)
 	m := array(s, fn, "dst", dst)
@@ -62,14 +95,23 @@ func (s *Scanner) compactCount(j *scanJob) (int, error) {
 	var count uint32
 	var err error
 	s.c.Do(func() {
-		j.total, j.totalAt = s.grow(j.fn, &s.result, 4), 0
-		if err = s.prepare(j); err != nil {
-			return
+		if err = s.compactTo(j, s.grow(j.fn, &s.result, 4), 0); err == nil {
+			count = s.result.Get(0)
 		}
-		s.run(j)
-		count = s.result.Get(0)
 	})
 	return int(count), err
+}
+
+// compactTo runs j, a compaction, leaving its count in count[at].
+func (s *Scanner) compactTo(j *scanJob, count gpu.Storage, at int) error {
+	var err error
+	s.c.Do(func() {
+		j.total, j.totalAt = count, at
+		if err = s.prepare(j); err == nil {
+			s.run(j)
+		}
+	})
+	return err
 }
 
 // prepare builds the kernels that run(j) will use, so that a kernel around

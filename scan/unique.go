@@ -12,14 +12,27 @@ import "github.com/dpgl/dpgl/gpu"
 // with the one before), counts them, and writes its own after the
 // look-back. No scratch. It waits for the GPU.
 func Unique[K any](s *Scanner, dst, keys gpu.Array[K]) int {
-	const fn = "Unique"
+	count, _ := s.compactCount(uniqueJob(s, "Unique", dst, keys)) // no user code: no error
+	return count
+}
+
+// UniqueTo is Unique leaving the number of runs in count[at] instead of
+// returning it, without a round trip to the host. count may not overlap
+// dst or keys.
+func UniqueTo[K any](s *Scanner, dst, keys gpu.Array[K], count gpu.Array[uint32], at int) {
+	const fn = "UniqueTo"
+	j := uniqueJob(s, fn, dst, keys)
+	countArg(s, fn, count, at, arg{"dst", dst}, arg{"keys", keys})
+	s.compactTo(j, count, at) // no user code: no error
+}
+
+func uniqueJob[K any](s *Scanner, fn string, dst, keys gpu.Array[K]) *scanJob {
 	s.live(fn)
 	w := recordWords[K](fn)
 	m := array(s, fn, "dst", dst)
 	n := array(s, fn, "keys", keys)
 	disjoint(fn, "dst", dst, "keys", keys)
-	count, _ := s.compactCount(&scanJob{fn: fn, typ: 0, op: Add, out: outCompact, words: w, keyWords: w, n: n, src: keys, flags: keys, dst: dst, dstLen: m})
-	return count
+	return &scanJob{fn: fn, typ: 0, op: Add, out: outCompact, words: w, keyWords: w, n: n, src: keys, flags: keys, dst: dst, dstLen: m}
 }
 
 // RunLengthEncode writes the first key of every run of equal consecutive
@@ -32,17 +45,40 @@ func Unique[K any](s *Scanner, dst, keys gpu.Array[K]) int {
 // Scratch: seven words per 64 keys. It waits for the GPU.
 func RunLengthEncode[K any](s *Scanner, unique gpu.Array[K], lengths gpu.Array[uint32], keys gpu.Array[K]) int {
 	const fn = "RunLengthEncode"
+	w, n, mu, m := rleArgs(s, fn, unique, lengths, keys)
+	if n == 0 {
+		s.setPlan(Plan{})
+		return 0
+	}
+	var count int
+	s.c.Do(func() {
+		total := s.grow(fn, &s.result, 4)
+		runsByKey[uint32](s, fn, keys, w, n, nil, Add, unique, mu, lengths, m, total, 0)
+		count = int(total.Get(0))
+	})
+	return count
+}
+
+// RunLengthEncodeTo is RunLengthEncode leaving the number of runs in
+// count[at] instead of returning it, without a round trip to the host.
+// count may not overlap the other arrays.
+func RunLengthEncodeTo[K any](s *Scanner, unique gpu.Array[K], lengths gpu.Array[uint32], keys gpu.Array[K], count gpu.Array[uint32], at int) {
+	const fn = "RunLengthEncodeTo"
+	w, n, mu, m := rleArgs(s, fn, unique, lengths, keys)
+	countArg(s, fn, count, at, arg{"unique", unique}, arg{"lengths", lengths}, arg{"keys", keys})
+	s.c.Do(func() {
+		runsByKey[uint32](s, fn, keys, w, n, nil, Add, unique, mu, lengths, m, count, at)
+	})
+}
+
+func rleArgs[K any](s *Scanner, fn string, unique gpu.Array[K], lengths gpu.Array[uint32], keys gpu.Array[K]) (w, n, mu, m int) {
 	s.live(fn)
-	w := recordWords[K](fn)
-	mu := array(s, fn, "unique", unique)
-	m := array(s, fn, "lengths", lengths)
-	n := array(s, fn, "keys", keys)
+	w = recordWords[K](fn)
+	mu = array(s, fn, "unique", unique)
+	m = array(s, fn, "lengths", lengths)
+	n = array(s, fn, "keys", keys)
 	disjoint(fn, "unique", unique, "keys", keys)
 	disjoint(fn, "lengths", lengths, "keys", keys)
 	disjoint(fn, "unique", unique, "lengths", lengths)
-	var count int
-	s.c.Do(func() {
-		count = runsByKey[uint32](s, fn, keys, w, n, nil, Add, unique, mu, lengths, m)
-	})
-	return count
+	return w, n, mu, m
 }

@@ -1,5 +1,6 @@
 // The element type T and the operator op of a scan or reduction, chosen by
-// TYPE (0 uint, 1 int, 2 float) and OP (0 add, 1 max, 2 min), and V, what
+// TYPE (0 uint, 1 int, 2 float) and OP (0 add, 1 max, 2 min; on integers
+// also 3 and, 4 or, 5 xor), and V, what
 // the tile code combines: T itself, or for SEGMENTED a (head flag, value)
 // pair whose operator restarts at heads.
 //
@@ -46,9 +47,19 @@ T op(T a, T b) { return a + b; }
 #elif OP == 1
 T ident() { return lowest(); }
 T op(T a, T b) { return max(a, b); }
-#else
+#elif OP == 2
 T ident() { return highest(); }
 T op(T a, T b) { return min(a, b); }
+#elif OP == 3
+// The bitwise operators, on integers only (package scan refuses floats).
+T ident() { return T(0xFFFFFFFFu); }
+T op(T a, T b) { return a & b; }
+#elif OP == 4
+T ident() { return T(0); }
+T op(T a, T b) { return a | b; }
+#else
+T ident() { return T(0); }
+T op(T a, T b) { return a ^ b; }
 #endif
 
 #if SEGMENTED

@@ -17,6 +17,7 @@
 // lint: MAP=1 KEY_WORDS=2 LANE_CARRY=1
 // lint: MAP=1
 // lint: MAP=2 OP=1
+// lint: TYPE=1 OP=4 SUBGROUP=1 SG_SIZE=32
 // lint: MAP=3 PRED_TYPE=2 PRED_EXPR=x<0.25
 // lint: MAP=1 KEY_WORDS=2
 // lint: MAP=1 KEY_WORDS=1

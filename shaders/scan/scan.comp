@@ -27,6 +27,8 @@
 //   TOTAL    also write the op of all n elements (bits) to total[totalAt].
 //
 // lint: TYPE=1 OP=1 CARRY=1
+// lint: TYPE=0 OP=3 CARRY=2 SUBGROUP=1 SG_SIZE=32
+// lint: TYPE=1 OP=5 SEGMENTED=1 CARRY=1
 // lint: TYPE=2 OP=2 CARRY=2 WG_SIZE=64 VEC=2
 // lint: TYPE=2 OP=0 SEGMENTED=1 CARRY=2 SPIN=0 PUBLISH=0 WG_SIZE=8 WINDOW=8
 // lint: TYPE=0 OP=1 SEGMENTED=1 CARRY=1 WG_SIZE=8 VEC=1

@@ -143,9 +143,18 @@ V wgExclusiveScan(V v, out V total) {
 #elif OP == 1
 #define sgExclusive subgroupExclusiveMax
 #define sgAll subgroupMax
-#else
+#elif OP == 2
 #define sgExclusive subgroupExclusiveMin
 #define sgAll subgroupMin
+#elif OP == 3
+#define sgExclusive subgroupExclusiveAnd
+#define sgAll subgroupAnd
+#elif OP == 4
+#define sgExclusive subgroupExclusiveOr
+#define sgAll subgroupOr
+#else
+#define sgExclusive subgroupExclusiveXor
+#define sgAll subgroupXor
 #endif
 // sgLast returns the last lane's v to every lane.
 T sgLast(T v) { return subgroupBroadcast(v, uint(SG_SIZE - 1)); }
