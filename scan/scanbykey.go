@@ -25,7 +25,7 @@ func ExclusiveScanByKey[K any, T Elem](s *Scanner, dst, values gpu.Array[T], key
 
 func scanByKey[K any, T Elem](s *Scanner, fn string, dst, values gpu.Array[T], keys gpu.Array[K], op Op, inclusive bool) {
 	s.live(fn)
-	checkOp(fn, op)
+	checkOp(fn, op, typeOf[T]())
 	w := recordWords[K](fn)
 	n := array(s, fn, "dst", dst)
 	sameLen(fn, "dst", n, "values", array(s, fn, "values", values))
