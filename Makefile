@@ -20,7 +20,7 @@ TEST_FLAGS ?= -timeout 15m
 CGO_CFLAGS ?= -O2 -g -include '$(CURDIR)/.ci/cgo-fast.h'
 export CGO_CFLAGS
 
-.PHONY: run test deps-run deps-test vet fmt-check test-headless test-window test-mpi test-zink bench-mpi fuzz gpu-binaries
+.PHONY: run test deps-run deps-test vet fmt-check test-headless test-window test-mpi test-zink bench-mpi fuzz gpu-binaries peers
 
 run: deps-run
 	$(GO) run ./bench $(ARGS)
@@ -65,6 +65,12 @@ test-mpi:
 
 bench-mpi:
 	$(GO) build -tags mpi -o bench-mpi ./bench
+
+# Extraction and decimation beside VTK's flying edges and meshoptimizer
+# (rasterizer/isosurface/TUNING.md); -tags meshopt times Simplify too.
+peers: deps-run
+	@.ci/ensure-packages python3-vtk9 libmeshoptimizer-dev mricron-data
+	$(GO) run -tags meshopt ./bench peers $(ARGS)
 
 # The GPU-only paths (subgroup scans, 64-bit visibility) for real, on Mesa
 # 26.1's zink over lavapipe, fetched from Debian trixie-backports into

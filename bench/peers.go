@@ -70,12 +70,20 @@ func runPeers(args []string, w io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	given := false
+	fs.Visit(func(fl *flag.Flag) { given = given || fl.Name == "volume" })
+	if _, err := os.Stat(f.volume); !given && err != nil {
+		// The default volume comes with Debian's mricron-data; without
+		// it the perforator alone is measured.
+		fmt.Fprintf(w, "%s: not run (%v: apt-get install mricron-data)\n", filepath.Base(f.volume), err)
+		f.volume = ""
+	}
 	if f.volume == "" && f.res == 0 {
-		return cliflag.Errorf("volume", "", "nothing to measure: give -volume or -res")
+		return fmt.Errorf("bench peers: %w", cliflag.Errorf("volume", "", "nothing to measure: give -volume or -res"))
 	}
 	if f.out != "" {
 		if err := cliflag.CheckOutDir("out", f.out); err != nil {
-			return err
+			return fmt.Errorf("bench peers: %w", err)
 		}
 	}
 	tmp, err := os.MkdirTemp("", "dpgl-peers-")
@@ -93,6 +101,8 @@ func runPeers(args []string, w io.Writer) error {
 			dir := f.out
 			if dir == "" {
 				dir = tmp
+			} else if err := os.MkdirAll(dir, 0o755); err != nil {
+				return fmt.Errorf("bench peers: -out %s: %w", dir, err)
 			}
 			if err := firstPNG(w, start, v, float32(f.iso), filepath.Join(dir, "surface.png")); err != nil {
 				return err

@@ -31,6 +31,10 @@ func TestPeers(t *testing.T) {
 	if _, err := os.Stat("/usr/include/meshoptimizer.h"); err == nil && !strings.Contains(s, "meshopt_simplify") {
 		t.Fatalf("meshoptimizer is installed but was not run:\n%s", s)
 	}
+	notDir := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(notDir, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		args []string
 		want string
@@ -39,6 +43,7 @@ func TestPeers(t *testing.T) {
 		{[]string{"peers", "-res", "1025"}, `invalid value "1025" for flag -res`},
 		{[]string{"peers", "-reduction", "1"}, `invalid value "1" for flag -reduction`},
 		{[]string{"peers", "-volume", "/nonexistent.nii"}, "-volume /nonexistent.nii"},
+		{[]string{"peers", "-volume", "", "-out", notDir}, "bench peers: invalid value \"" + notDir + "\" for flag -out: not a folder"},
 	} {
 		if err := run(c.args, &out); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: %v, want an error with %q", c.args, err, c.want)

@@ -2,7 +2,6 @@ package isosurface
 
 import (
 	"math"
-	"sort"
 	"testing"
 
 	"github.com/dpgl/dpgl/rasterizer/mesh"
@@ -117,20 +116,7 @@ func TestDecimateUnbalances(t *testing.T) {
 	v := f.SampleCube(48)
 	m := MarchingCubes(v, f.Iso)
 	d := Decimate(m, DecimateOptions{TargetFaces: m.Len() / 5})
-	spread := func(m *mesh.Mesh) float64 {
-		var l []float64
-		for _, f := range m.Faces {
-			e := 0.0
-			for k := 0; k < 3; k++ {
-				s := mesh.Sub(m.Positions[f[k]], m.Positions[f[(k+1)%3]])
-				e = math.Max(e, math.Sqrt(float64(mesh.Dot(s, s))))
-			}
-			l = append(l, e)
-		}
-		sort.Float64s(l)
-		return l[len(l)-1] / l[len(l)/2] // longest edge: largest over median
-	}
-	if a, b := spread(m), spread(d); a > 2 || b < 8 {
+	if a, b := edgeSpread(m), edgeSpread(d); a > 2 || b < 8 {
 		t.Fatalf("longest-edge spread: marching cubes %.1f (want <= 2), decimated %.1f (want >= 8)", a, b)
 	}
 }

@@ -107,19 +107,19 @@ func TestParallelMatchesMarchingCubes(t *testing.T) {
 
 // TestParallelOnMRI: the same mesh as the reference on real data (the
 // ch2 template Debian's mricron-data installs, when present), every
-// second sample in x and y.
+// second sample along each axis.
 func TestParallelOnMRI(t *testing.T) {
 	const path = "/usr/share/mricron/templates/ch2.nii.gz"
 	full, _, err := volume.LoadNIfTI(path)
 	if err != nil {
 		t.Skipf("%s: %v", path, err)
 	}
-	nx, ny, nz := full.Dims[0]/2, full.Dims[1]/2, full.Dims[2]
-	v := volume.New([3]int{nx, ny, nz}, [3]float32{2, 2, 1}, [3]float32{})
+	nx, ny, nz := full.Dims[0]/2, full.Dims[1]/2, full.Dims[2]/2
+	v := volume.New([3]int{nx, ny, nz}, [3]float32{2, 2, 2}, [3]float32{})
 	for z := 0; z < nz; z++ {
 		for y := 0; y < ny; y++ {
 			for x := 0; x < nx; x++ {
-				v.Data[v.Index(x, y, z)] = full.At(2*x, 2*y, z)
+				v.Data[v.Index(x, y, z)] = full.At(2*x, 2*y, 2*z)
 			}
 		}
 	}
