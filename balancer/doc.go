@@ -208,6 +208,22 @@
 //	Search            one invocation per task, a binary search each (one
 //	                  dispatch of S invocations)
 //
+// Two of these depart from the texts they are named after:
+//
+//   - Random is a seeded random permutation of the task order dealt out
+//     cyclically, so every lane gets exactly its share (S/L, give or take
+//     one): a random order, not the chapter's randomized assignment, in
+//     which each task goes to a process drawn at random and the counts
+//     vary. The message-passing pool has that one (pool.AssignRandom).
+//   - LeftRightHandoff runs lockstep rounds of a fixed number of tasks a
+//     lane (Chunk), one dispatch each, with every checkpoint at a dispatch
+//     boundary. In the protocol a processor's checkpoint is a fraction of
+//     its own workload, the first of a pair to reach it signals and goes
+//     on without waiting, and its neighbour hands work over only if the
+//     signal came before its own checkpoint: a race, which lockstep rounds
+//     remove (each pair compares loads at the same point). The MPI version
+//     between ranks (rasterizer/distributed) keeps the race.
+//
 // and last, one kernel retires the processor arrays as the paper's loop
 // leaves them (workload 0, parallelIndex past the tasks). The strategies
 // number tasks in 32 bits (S < 2^32).
