@@ -301,3 +301,20 @@ func TestChaosZeroBomb(t *testing.T) {
 			extra>>20, limit>>20)
 	}
 }
+
+// TestChaosGraphTooBig: a DIMACS graph that the reader takes but the
+// driver's storage blocks cannot hold (2^26 vertices: 256 MiB of offsets,
+// over llvmpipe's 128 MiB) is refused naming the file; on main
+// Solver.Load's message gave the sizes alone.
+func TestChaosGraphTooBig(t *testing.T) {
+	c := gputest.Context(t)
+	if c.Caps().MaxSSBOSize >= 4<<26 {
+		t.Skipf("the driver's storage blocks (%d bytes) hold 2^26 vertices' offsets", c.Caps().MaxSSBOSize)
+	}
+	gr := filepath.Join(t.TempDir(), "big.gr")
+	if err := os.WriteFile(gr, []byte("p sp 67108864 0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := benchCmd(t, "strategies", "-sets", "none", "-graphs", gr, "-strategies", "Never", "-reps", "1", "-warmup", "0", "-cost", "8")
+	hostile.Refused(t, "strategies -graphs big.gr", r, "-graphs", "big.gr", "67108864 vertices")
+}

@@ -80,6 +80,13 @@ func CheckNotInput(path string) error {
 	if !found {
 		return nil
 	}
+	// The input's own path must still name that file: once it is
+	// removed, its inode number can be given to a new file (a result).
+	if fi, err := os.Stat(in); err != nil {
+		return nil
+	} else if now, ok := idOf(fi); !ok || now != id {
+		return nil
+	}
 	if in == path {
 		return fmt.Errorf("%s: refusing to write over one of this run's inputs", path)
 	}
