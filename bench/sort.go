@@ -135,7 +135,7 @@ func runSort(args []string, w io.Writer) error {
 	fs := flag.NewFlagSet("sort", flag.ContinueOnError)
 	log2 := fs.String("log2", "", "key counts as powers of two, comma-separated exponents (default: 16,18,...,28, capped by the device)")
 	cf := addCommonFlags(fs, 1, 3)
-	fs.Usage = usageFor(fs, "sort", "Times radix.SortKeys of random uint32 keys on both paths of package scan/radix, beside the copy kernel moving the same bytes and slices.Sort of the same keys on the host, in the same run.")
+	fs.Usage = usageFor(fs, "sort", "Times radix.SortKeys of random uint32 keys on both paths of package scan/radix, beside the copy kernel moving the same bytes and slices.Sort of the same keys on the host, in the same run; then each pass of one more, profiled sort per path beside the copy kernel.")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
