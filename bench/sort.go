@@ -133,7 +133,7 @@ func defaultSortSizes(c *gpu.Context) []int {
 // sortCommand is bench sort's flags, sizes and context.
 var sortCommand = sizedCommand{name: "sort", warmup: 1, reps: 3, defaults: defaultSortSizes,
 	sizesHelp: "key counts as powers of two, comma-separated exponents (default: 16,18,...,28, capped by the device)",
-	about:     "Times radix.SortKeys of random uint32 keys on both paths of package scan/radix, beside the copy kernel moving the same bytes and slices.Sort of the same keys on the host, in the same run."}
+	about:     "Times radix.SortKeys of random uint32 keys on both paths of package scan/radix, beside the copy kernel moving the same bytes and slices.Sort of the same keys on the host, in the same run; then each pass of one more, profiled sort per path beside the copy kernel."}
 
 func runSort(args []string, w io.Writer) error {
 	sw, err := sortCommand.start(args, nil)

@@ -32,8 +32,8 @@
 //	  counts     each pass counts every tile's digits into a digit-major
 //	             array, scans it with package scan's reduce-then-scan (the
 //	             scan of entry (digit, tile) is where that tile's keys of
-//	             that digit go), then ranks and scatters: no tile ever
-//	             waits for another
+//	             that digit go), then ranks and scatters with the counter
+//	             matrix the count left: no tile ever waits for another
 //
 // The one-sweep look-back assumes nothing about scheduling, as the scans'
 // does: a tile only waits for tiles whose groups started before it, and
@@ -82,9 +82,12 @@
 // tmpKeys, tmpVals); the sort is otherwise in place, and their contents
 // are lost. The Sorter's own scratch grows to the largest size used and is
 // reused: 4*RADIX*P bytes of histograms and 4*(64+RADIX*tiles) bytes of
-// look-back state (one-sweep), or 4*RADIX*tiles bytes of counts and package
-// scan's levels (counts), where RADIX = 2^DigitBits and tiles is the
-// number of tiles of the longest array sorted. After the first call at a
+// look-back state (one-sweep), or 4*RADIX*tiles bytes of counts, package
+// scan's levels and 2*RADIX*GroupSize*tiles bytes of each tile's counter
+// matrix, which the scatter takes instead of counting its tile again
+// (counts; an eighth of the keys' bytes at llvmpipe's defaults), where
+// RADIX = 2^DigitBits and tiles is the number of tiles of the longest
+// array sorted. After the first call at a
 // size, sorts allocate nothing on the GPU.
 //
 // # Top-k and segmented sorts

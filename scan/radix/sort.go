@@ -195,7 +195,7 @@ func (s *Sorter) sort(j *job, pr *profile) (Plan, error) {
 		desc = 0xFFFFFFFF
 	}
 	lookback := path == PathOneSweep
-	var hist, state, counts *gpu.Buffer[uint32]
+	var hist, state, counts, cols *gpu.Buffer[uint32]
 	var err error
 	if lookback {
 		if hist, err = s.grow(j.fn, &s.hist, passes*radix); err != nil {
@@ -234,6 +234,9 @@ func (s *Sorter) sort(j *job, pr *profile) (Plan, error) {
 		if counts, err = s.grow(j.fn, &s.counts, tiles*radix); err != nil {
 			return plan, err
 		}
+		if cols, err = s.grow(j.fn, &s.cols, tiles*s.columnWords()); err != nil {
+			return plan, err
+		}
 	}
 	for pass := 0; pass < passes; pass++ {
 		src, dst := pass%2, 1-pass%2
@@ -254,6 +257,7 @@ func (s *Sorter) sort(j *job, pr *profile) (Plan, error) {
 			set(p)
 			cv := counts.Slice(0, tiles*radix)
 			c.BindStorage(7, cv)
+			c.BindStorage(6, cols.Slice(0, tiles*s.columnWords()))
 			p.Dispatch1D(tiles)
 			c.Barrier(gpu.BarrierStorage) // the scan reads the counts
 			pr.step("counts", pass)
@@ -276,6 +280,7 @@ func (s *Sorter) sort(j *job, pr *profile) (Plan, error) {
 			c.BindStorage(6, state)
 		} else {
 			c.BindStorage(7, counts.Slice(0, tiles*radix))
+			c.BindStorage(6, cols.Slice(0, tiles*s.columnWords()))
 		}
 		p.Dispatch1D(tiles)
 		c.Barrier(gpu.BarrierStorage) // the next pass reads the keys

@@ -95,6 +95,7 @@ type Sorter struct {
 	hist   *gpu.Buffer[uint32] // histograms, then bases: RADIX words per pass
 	state  *gpu.Buffer[uint32] // look-back: header, then RADIX words per tile
 	counts *gpu.Buffer[uint32] // PathCounts: RADIX words per tile
+	cols   *gpu.Buffer[uint32] // PathCounts: each tile's scanned counter matrix (columnWords)
 
 	mu        sync.Mutex
 	last      Plan
@@ -180,7 +181,8 @@ func (s *Sorter) Delete() {
 		s.hist.Delete()
 		s.state.Delete()
 		s.counts.Delete()
-		s.hist, s.state, s.counts = nil, nil, nil
+		s.cols.Delete()
+		s.hist, s.state, s.counts, s.cols = nil, nil, nil, nil
 		s.scanner.Delete()
 		s.mu.Lock()
 		s.deleted = true
@@ -206,6 +208,12 @@ func (s *Sorter) grow(fn string, b **gpu.Buffer[uint32], n int) (*gpu.Buffer[uin
 	(*b).Delete()
 	*b = nb
 	return nb, nil
+}
+
+// columnWords is the size of a tile's counter matrix (radix.comp's cnt):
+// a word for each pair of digits in each invocation's column.
+func (s *Sorter) columnWords() int {
+	return max(1<<s.opt.DigitBits/2, 1) * s.opt.GroupSize
 }
 
 func ceilDiv(a, b int) int { return (a + b - 1) / b }

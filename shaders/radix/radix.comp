@@ -11,6 +11,8 @@
 //            the keys of the tile with digit d; the host then scans counts
 //            (digit-major, so each entry becomes the tile's first output
 //            position for the digit) with package scan's reduce-then-scan.
+//            The tile's scanned counter matrix goes to columns, so that
+//            the scatter ranks without counting the tile again.
 //   STAGE 3  scatter: each tile ranks its keys stably and writes them (and
 //            their values) to base[d] + rank. The tile's base per digit
 //            comes from the scanned counts (LOOKBACK 0), or (LOOKBACK 1)
@@ -158,15 +160,23 @@ void main() {
 
 #elif STAGE == 2
 layout(std430, binding = 7) writeonly buffer Counts { uint counts[]; };
+layout(std430, binding = 6) writeonly buffer Columns { uint columns[]; };
 
 void main() {
     uint tile = dpglGroupIndex();
     if (tile >= numTiles) {
         return;
     }
+    uint t = gl_LocalInvocationIndex;
     countTile(firstKey(tile), shift, digitMask);
-    for (uint d = gl_LocalInvocationIndex; d < uint(RADIX); d += uint(WG_SIZE)) {
+    for (uint d = t; d < uint(RADIX); d += uint(WG_SIZE)) {
         counts[d * numTiles + tile] = tot[d];
+    }
+    // The scanned matrix, which the scatter takes instead of counting the
+    // tile again: ROWS words per invocation against its ITEMS keys' loads
+    // and counter updates.
+    for (uint r = 0u; r < uint(ROWS); r++) {
+        columns[(tile * uint(ROWS) + r) * uint(WG_SIZE) + t] = cnt[r * uint(WG_SIZE) + t];
     }
 }
 
@@ -182,6 +192,7 @@ layout(std430, binding = 4) writeonly buffer DstVals { uint dstVals[]; };
 #include "radixlb.glsl"
 #else
 layout(std430, binding = 7) readonly buffer Counts { uint counts[]; };
+layout(std430, binding = 6) readonly buffer Columns { uint columns[]; };
 #endif
 
 void main() {
@@ -195,18 +206,23 @@ void main() {
     }
     uint t = gl_LocalInvocationIndex;
     uint e0 = firstKey(tile);
-    countTile(e0, shift, digitMask);
 #if LOOKBACK
+    countTile(e0, shift, digitMask);
     lookBack(tile);
 #else
+    // STAGE 2 counted this tile and left its scanned matrix in columns.
+    for (uint r = 0u; r < uint(ROWS); r++) {
+        cnt[r * uint(WG_SIZE) + t] = columns[(tile * uint(ROWS) + r) * uint(WG_SIZE) + t];
+    }
     for (uint d = t; d < uint(RADIX); d += uint(WG_SIZE)) {
         base[d] = counts[d * numTiles + tile];
     }
     memoryBarrierShared();
     barrier();
 #endif
-    // Only this invocation's column of cnt changes from here on. The keys
-    // are read again (from cache, on a CPU) rather than kept in registers.
+    // Only this invocation's column of cnt changes from here on. After
+    // countTile the keys are read again (from cache, on a CPU) rather
+    // than kept in registers.
     for (uint i = 0u; i < uint(ITEMS); i += 4u) {
         uvec4 x = loadVec(e0 + i);
         for (uint j = 0u; j < 4u; j++) {
