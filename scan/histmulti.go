@@ -101,10 +101,7 @@ func MultiHistogramEven[T Elem](s *Scanner, counts []gpu.Array[uint32], samples 
 		p.SetUint("n", uint32(n))
 		// As HistogramEven: enough groups to fill the device, few enough
 		// that each adds its shared counts after many pixels.
-		groups := min(ceilDiv(n, s.primGroup*16), 1024)
-		if c.Caps().Software {
-			groups = min(groups, 64)
-		}
+		groups := min(ceilDiv(n, s.primGroup*16), s.tune.histMaxGroups)
 		p.Dispatch1D(groups)
 		c.Barrier(gpu.BarrierStorage)
 		s.setPlan(Plan{Levels: 1, Dispatches: 1})

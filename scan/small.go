@@ -37,7 +37,7 @@ const (
 // reduce-then-scan there takes three (scan/TUNING.md); GPUs run 10^5
 // words in one tile or a look-back pass and keep ExclusiveScan.
 func smallPathPays(s *Scanner) bool {
-	return s.c.Caps().Software && !s.Subgroups() && s.opt.GroupSize < smallGroup
+	return s.tune.dispatchBound && !s.Subgroups() && s.opt.GroupSize < smallGroup
 }
 
 // smallScratch is the small-input path's state in a Scanner, made when

@@ -25,6 +25,9 @@ type tuning struct {
 	// reduceThenScan: PathAuto takes reduce-then-scan for segmented scans,
 	// and for plain scans unless the subgroup code runs.
 	reduceThenScan bool
+	// dispatchBound: a dispatch costs more than scanning 10^5 words on one
+	// thread, so small inputs take the one-group kernel (small.go).
+	dispatchBound bool
 }
 
 // tuningFor returns the policies for caps; sgOK says the subgroup code can
@@ -70,6 +73,9 @@ func tuningFor(caps *gpu.Caps, sgOK bool) tuning {
 		// took 3.5-5x reduce-then-scan's time, plain scans 0.19x copy
 		// against 0.25x.
 		reduceThenScan: true,
+		// llvmpipe spends about 0.1 ms on a dispatch whatever it does;
+		// reduce-then-scan takes three for 10^5 words, the one group one.
+		dispatchBound: true,
 	}
 	if !sgOK {
 		t.groupSize, t.vectors = 8, 16
