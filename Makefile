@@ -9,7 +9,7 @@ RUN_PKGS := pkg-config gcc libegl-dev libgl-dev libegl1 libegl-mesa0 libgl1-mesa
 # GLFW (X11 headers), a virtual display, the shader linter, and MRI volumes.
 TEST_PKGS := $(RUN_PKGS) libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev \
 	libxi-dev libxxf86vm-dev libxext-dev xvfb xauth glslang-tools mricron-data \
-	openmpi-bin libopenmpi-dev
+	openmpi-bin libopenmpi-dev libmeshoptimizer-dev
 # Packages whose tests open windows run under Xvfb; every other one headless.
 WINDOW_RE := -e /gpu/window -e /viewer
 TEST_FLAGS ?= -timeout 15m
@@ -20,12 +20,12 @@ TEST_FLAGS ?= -timeout 15m
 CGO_CFLAGS ?= -O2 -g -include '$(CURDIR)/.ci/cgo-fast.h'
 export CGO_CFLAGS
 
-.PHONY: run test deps-run deps-test vet fmt-check test-headless test-window test-mpi test-zink bench-mpi fuzz gpu-binaries peers
+.PHONY: run test deps-run deps-test vet fmt-check test-headless test-window test-mpi test-meshopt test-zink bench-mpi fuzz gpu-binaries peers
 
 run: deps-run
 	$(GO) run ./bench $(ARGS)
 
-test: deps-test fmt-check vet test-headless test-window test-mpi test-zink fuzz
+test: deps-test fmt-check vet test-headless test-window test-mpi test-meshopt test-zink fuzz
 
 deps-run:
 	@.ci/ensure-packages $(RUN_PKGS)
@@ -62,6 +62,13 @@ test-mpi:
 		timeout 300 mpirun -np 2 --oversubscribe --allow-run-as-root \
 		../../../.cluster.test -test.run '^Example$$' -test.v; \
 		st=$$?; rm -f ../../../.cluster.test; exit $$st
+
+# isosurface.Simplify through meshoptimizer (cgo, -tags meshopt; without
+# the tag it is Decimate, which test-headless covers).
+test-meshopt:
+	$(GO) vet -tags meshopt ./rasterizer/isosurface
+	env -u DISPLAY -u WAYLAND_DISPLAY DPGL_REQUIRE_GL=1 \
+		$(GO) test -tags meshopt $(TEST_FLAGS) -run Simplify ./rasterizer/isosurface
 
 bench-mpi:
 	$(GO) build -tags mpi -o bench-mpi ./bench
