@@ -39,12 +39,21 @@ const (
 	// finds its processor by binary search over the exclusive scan of the
 	// workloads, in one dispatch.
 	Search
+	// LeftRightHandoffRace is the Left-Right Handoff protocol as its text
+	// runs it, in one dispatch: every lane is a processor that starts with
+	// an equal block of the task order and works at its own pace; half-way
+	// through what it holds (its checkpoint) it races its right and its left
+	// neighbour in alternate rounds, and the first to get there signals and
+	// goes on, while the neighbour, if the signal came before its own
+	// checkpoint, hands over half the difference of what they have left.
+	// No lane waits for another beyond a bounded spin.
+	LeftRightHandoffRace
 )
 
 // Strategies lists every strategy, Paper first.
-var Strategies = []Strategy{Paper, RoundRobin, Random, WorkPool, LeftRightHandoff, Search}
+var Strategies = []Strategy{Paper, RoundRobin, Random, WorkPool, LeftRightHandoff, Search, LeftRightHandoffRace}
 
-var strategyNames = [...]string{"Paper", "RoundRobin", "Random", "WorkPool", "LeftRightHandoff", "Search"}
+var strategyNames = [...]string{"Paper", "RoundRobin", "Random", "WorkPool", "LeftRightHandoff", "Search", "LeftRightHandoffRace"}
 
 func (s Strategy) String() string {
 	if s >= 0 && int(s) < len(strategyNames) {
@@ -80,6 +89,6 @@ const softwareLoopBudget = 32768
 
 // header words of a strategy's state (BALANCER_H_* in shaders/balancer/strategies.glsl).
 const (
-	hdrPool, hdrSolved, hdrCritical, hdrRounds, hdrRoundMax, hdrLeft = 0, 1, 2, 3, 4, 7
-	headerWords                                                      = 16
+	hdrPool, hdrSolved, hdrCritical, hdrRounds, hdrRoundMax, hdrLeft, hdrHandoffs = 0, 1, 2, 3, 4, 7, 10
+	headerWords                                                                   = 16
 )

@@ -28,8 +28,12 @@ type strategyRun struct {
 	tasks             uint32 // S
 	chunk, maxGrabs   uint32
 	seed              uint32
-	header, laneState int // word indices into state
-	err               error
+	// LeftRightHandoffRace: polls at a row's end, rounds a lane may run,
+	// the most tasks a lane may solve.
+	spin, maxRounds, room uint32
+	runs                  bool // lanes start with runs of processors, not equal blocks
+	header, laneState     int  // word indices into state
+	err                   error
 }
 
 // softwareCaps turns the lane and chunk limits for drivers that cut loops
@@ -42,6 +46,13 @@ var softwareCaps = true
 // -chunk on llvmpipe: 16 ran the renderer's loops two to six times faster
 // than 1 or 2).
 const minAutoChunk = 16
+
+// raceWords, raceSpin and raceTries are BALANCER_RACE_WORDS, the
+// balancerSpin the balancer sets, and BALANCER_RACE_TRIES of
+// shaders/balancer/strategy_left_right_race.glsl: the words of a lane's
+// race state, the polls of a signaller at its row's end, and a checkpoint's
+// compare-and-swap tries.
+const raceWords, raceSpin, raceTries = 12, 32, 4
 
 // handoffBlock is BALANCER_BLOCK of shaders/balancer/strategy_left_right.glsl: the lanes
 // of one block of Left-Right Handoff.
@@ -115,6 +126,26 @@ func (l *Loop[T]) plan(in Info) (*strategyRun, error) {
 		}
 		// A block's quota, chunk*handoffBlock, stays below 2^32.
 		sr.chunk = uint32(min(q, S, 1<<26-1))
+	case LeftRightHandoffRace:
+		// A lane starts with ceil(S/L) tasks and takes handoffs only up to
+		// its room; on a software renderer half of a lane's loop budget
+		// goes to tasks (room), and the rest to its rounds' spins, swaps
+		// and searches (maxRounds), and lanes start with at most half
+		// their room, so that they can take work.
+		sr.spin, sr.room, sr.maxRounds = raceSpin, math.MaxUint32, uint32(min(3*S+3, 1<<29))
+		if soft {
+			room := uint64(max(2, min(maxPerLaneSoftware, softwareLoopBudget/2/stepsPerTask(s, l.p))))
+			lanes = max(lanes, ceilDiv64(S, room/2))
+			perRound := uint64(raceSpin + raceTries + bits.Len(uint(l.p)) + 4)
+			sr.room, sr.maxRounds = uint32(room), uint32(max(1, softwareLoopBudget/2/perRound))
+		}
+		lanes = min(lanes, S)
+		// The text's block distribution: lane i starts with the processors
+		// [i*P/L, (i+1)*P/L) (its columns), whose tasks differ in number,
+		// as long as the largest such run, at most ceil(P/L) processors of
+		// MAX(workload) tasks, leaves half the room; otherwise an equal
+		// block of the task order.
+		sr.runs = ceilDiv64(uint64(l.p), lanes)*uint64(in.MaxWorkload) <= uint64(sr.room)/2
 	case Search:
 		lanes = S
 	}
@@ -124,8 +155,11 @@ func (l *Loop[T]) plan(in Info) (*strategyRun, error) {
 	sr.header = (l.p + 3) &^ 3
 	sr.laneState = sr.header + headerWords
 	words := sr.laneState
-	if s == LeftRightHandoff {
+	switch s {
+	case LeftRightHandoff:
 		words += 8 * ((sr.lanes + handoffBlock - 1) / handoffBlock)
+	case LeftRightHandoffRace:
+		words += raceWords * sr.lanes
 	}
 	if l.state == nil || l.state.Len() < words {
 		l.state.Delete()
@@ -171,6 +205,10 @@ func (sr *strategyRun) dispatch(it *Iteration, p *gpu.Program) {
 	q.SetUint("balancerSeed", sr.seed)
 	q.SetUint("balancerHeader", uint32(sr.header))
 	q.SetUint("balancerLaneState", uint32(sr.laneState))
+	q.SetUint("balancerSpin", sr.spin)
+	q.SetUint("balancerMaxRounds", sr.maxRounds)
+	q.SetUint("balancerRoom", sr.room)
+	q.SetUint("balancerRuns", b2u(sr.runs))
 	sr.c.BindStorage(BindingStrategy, sr.state)
 	q.DispatchInvocations(sr.lanes)
 }
@@ -200,6 +238,9 @@ func (l *Loop[T]) runStrategy(sol Solution, st *Stats) error {
 	l.c.Do(func() { l.tl.mark(PhaseSchedule, 0) })
 	scan.ExclusiveScan(l.s, l.state.Slice(0, l.p), l.Workload(), scan.Add, 0)
 	l.state.FillRange(sr.header, headerWords, 0)
+	if sr.strategy == LeftRightHandoffRace {
+		l.state.FillRange(sr.laneState, raceWords*sr.lanes, 0) // no race run, no lane done
+	}
 
 	dispatches := 1
 	if sr.strategy == LeftRightHandoff {
@@ -240,6 +281,10 @@ func (l *Loop[T]) runStrategy(sol Solution, st *Stats) error {
 		// to count.
 		st.Iterations, st.CriticalPath = 1, 1
 		return nil
+	case LeftRightHandoffRace:
+		// One dispatch; Iterations is the most rounds one lane ran.
+		st.Iterations, st.Handoffs = int(h[hdrRounds]), int(h[hdrHandoffs])
+		st.CriticalPath = uint64(h[hdrRoundMax])
 	case LeftRightHandoff:
 		st.Iterations = int(h[hdrRounds])
 		st.CriticalPath = uint64(h[hdrCritical]) + uint64(h[hdrRoundMax+(dispatches-1)%3])

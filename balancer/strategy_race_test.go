@@ -1,0 +1,58 @@
+package balancer
+
+import (
+	"testing"
+
+	"github.com/dpgl/dpgl/balancer/synthetic"
+	"github.com/dpgl/dpgl/gpu/gputest"
+)
+
+// The Left-Right Handoff race on adversarial workloads and lane counts:
+// one heavy processor, skewed and staircase workloads, every task solved
+// exactly once and the arrays retired (runStrategyCase), whichever way the
+// races between the lanes went.
+func TestHandoffRaceGPU(t *testing.T) {
+	c := gputest.Context(t)
+	r := gputest.Rand(t)
+	l := newLoop[uint32](t, Config{})
+	kinds := []synthetic.Kind{synthetic.OneHeavy, synthetic.Zipf, synthetic.Uniform, synthetic.Balanced}
+	handoffs := 0
+	for i := 0; i < 16; i++ {
+		p := []int{1, 2, 63, 64, 65, 300 + r.IntN(3000)}[i%6]
+		w := synthetic.Workload(kinds[i%len(kinds)], p, 1+uint32(r.IntN(400)), r)
+		pi := make([]uint32, p)
+		for k := range pi {
+			pi[k] = uint32(r.IntN(1000))
+		}
+		cfg := Config{Strategy: LeftRightHandoffRace, Lanes: []int{0, 1, 2, 7, 64, 65, 1 + r.IntN(p)}[i%7]}
+		st, err := runStrategyCase(t, c, l, cfg, w, pi)
+		if err != nil {
+			t.Fatalf("case %d (P=%d, lanes %d): %v", i, p, cfg.Lanes, err)
+		}
+		handoffs += st.Handoffs
+	}
+	t.Logf("%d handoffs", handoffs)
+}
+
+// A race that must be won: lane 0 holds 400 tasks and lane 1 two, lanes
+// in one lockstep vector on llvmpipe, so that lane 1 reaches its
+// checkpoint (after one task) while lane 0 is before its own (200) and
+// lane 0 hands over. Where lanes run at their own pace the race may go
+// either way; only the tasks are checked there.
+func TestHandoffRaceHandsOverGPU(t *testing.T) {
+	c := gputest.Context(t)
+	l := newLoop[uint32](t, Config{})
+	w := make([]uint32, 8)
+	for i := range w {
+		w[i] = 2
+	}
+	w[0] = 400
+	st, err := runStrategyCase(t, c, l, Config{Strategy: LeftRightHandoffRace, Lanes: len(w)}, w, make([]uint32, len(w)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Caps().LockstepLanes >= len(w) && (st.Handoffs == 0 || st.CriticalPath >= 400) {
+		t.Fatalf("lanes in lockstep: %d handoffs, critical path %d; want lane 0 to hand over", st.Handoffs, st.CriticalPath)
+	}
+	t.Logf("%d handoffs, %d rounds, critical path %d", st.Handoffs, st.Iterations, st.CriticalPath)
+}
