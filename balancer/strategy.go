@@ -48,12 +48,18 @@ const (
 	// checkpoint, hands over half the difference of what they have left.
 	// No lane waits for another beyond a bounded spin.
 	LeftRightHandoffRace
+	// RandomAssignment is static random assignment as Wilkinson & Allen
+	// describe it: each task goes to a lane drawn at random (seeded by
+	// Config.Seed), so the lanes' counts vary, in one dispatch after a
+	// pass that counts them. Random, by contrast, deals a random order out
+	// evenly.
+	RandomAssignment
 )
 
 // Strategies lists every strategy, Paper first.
-var Strategies = []Strategy{Paper, RoundRobin, Random, WorkPool, LeftRightHandoff, Search, LeftRightHandoffRace}
+var Strategies = []Strategy{Paper, RoundRobin, Random, WorkPool, LeftRightHandoff, Search, LeftRightHandoffRace, RandomAssignment}
 
-var strategyNames = [...]string{"Paper", "RoundRobin", "Random", "WorkPool", "LeftRightHandoff", "Search", "LeftRightHandoffRace"}
+var strategyNames = [...]string{"Paper", "RoundRobin", "Random", "WorkPool", "LeftRightHandoff", "Search", "LeftRightHandoffRace", "RandomAssignment"}
 
 func (s Strategy) String() string {
 	if s >= 0 && int(s) < len(strategyNames) {

@@ -33,6 +33,7 @@ type strategyRun struct {
 	spin, maxRounds, room uint32
 	runs                  bool // lanes start with runs of processors, not equal blocks
 	header, laneState     int  // word indices into state
+	starts                int  // RandomAssignment: word index of the lanes' first positions
 	err                   error
 }
 
@@ -66,7 +67,7 @@ const maxStrategyTasks = math.MaxUint32 - 1
 // search of log2(P)+1 and the shuffle), for softwareLoopBudget.
 func stepsPerTask(s Strategy, p int) int {
 	b := bits.Len(uint(p)) + 1
-	if s == Random {
+	if s == Random || s == RandomAssignment {
 		return 1 + b + 8
 	}
 	return 2 + 2*b
@@ -126,6 +127,15 @@ func (l *Loop[T]) plan(in Info) (*strategyRun, error) {
 		}
 		// A block's quota, chunk*handoffBlock, stays below 2^32.
 		sr.chunk = uint32(min(q, S, 1<<26-1))
+	case RandomAssignment:
+		// A lane's count is binomial, about S/L: on a software renderer,
+		// a quarter of capTasks on average keeps the largest count under
+		// capTasks but with a probability below 1e-20 (Chernoff), and a
+		// count over it still shows in the balancer's count of tasks solved.
+		if soft {
+			lanes = max(lanes, ceilDiv64(S, max(1, capTasks/4)))
+		}
+		lanes = min(lanes, S)
 	case LeftRightHandoffRace:
 		// A lane starts with ceil(S/L) tasks and takes handoffs only up to
 		// its room; on a software renderer half of a lane's loop budget
@@ -160,6 +170,12 @@ func (l *Loop[T]) plan(in Info) (*strategyRun, error) {
 		words += 8 * ((sr.lanes + handoffBlock - 1) / handoffBlock)
 	case LeftRightHandoffRace:
 		words += raceWords * sr.lanes
+	case RandomAssignment:
+		// The lanes' counts, scanned in place into their first positions:
+		// a view the scan binds, so aligned.
+		a := max(1, l.c.Caps().SSBOOffsetAlignment/4)
+		sr.starts = (words + a - 1) / a * a
+		words = sr.starts + sr.lanes + 1
 	}
 	if l.state == nil || l.state.Len() < words {
 		l.state.Delete()
@@ -209,6 +225,7 @@ func (sr *strategyRun) dispatch(it *Iteration, p *gpu.Program) {
 	q.SetUint("balancerMaxRounds", sr.maxRounds)
 	q.SetUint("balancerRoom", sr.room)
 	q.SetUint("balancerRuns", b2u(sr.runs))
+	q.SetUint("balancerStarts", uint32(sr.starts))
 	sr.c.BindStorage(BindingStrategy, sr.state)
 	q.DispatchInvocations(sr.lanes)
 }
@@ -238,8 +255,14 @@ func (l *Loop[T]) runStrategy(sol Solution, st *Stats) error {
 	l.c.Do(func() { l.tl.mark(PhaseSchedule, 0) })
 	scan.ExclusiveScan(l.s, l.state.Slice(0, l.p), l.Workload(), scan.Add, 0)
 	l.state.FillRange(sr.header, headerWords, 0)
-	if sr.strategy == LeftRightHandoffRace {
+	switch sr.strategy {
+	case LeftRightHandoffRace:
 		l.state.FillRange(sr.laneState, raceWords*sr.lanes, 0) // no race run, no lane done
+	case RandomAssignment:
+		if err := l.randomStarts(sr); err != nil {
+			st.account(m.spans())
+			return err
+		}
 	}
 
 	dispatches := 1
@@ -326,4 +349,28 @@ func (l *Loop[T]) handoffRounds(m *gpuMachine[T], sr *strategyRun) (int, error) 
 		}
 		batch = r
 	}
+}
+
+// randomStarts draws RandomAssignment's lanes (balancer/random_counts.comp
+// counts each lane's positions) and scans the counts into the lanes' first
+// positions.
+func (l *Loop[T]) randomStarts(sr *strategyRun) error {
+	if l.randomCounts == nil {
+		var err error
+		if l.randomCounts, err = l.c.Program("balancer/random_counts.comp", nil); err != nil {
+			return err
+		}
+	}
+	starts := l.state.Slice(sr.starts, sr.lanes+1)
+	l.state.FillRange(sr.starts, sr.lanes+1, 0)
+	l.c.Do(func() {
+		l.c.BindStorage(0, starts)
+		l.randomCounts.SetUint("tasks", sr.tasks)
+		l.randomCounts.SetUint("lanes", uint32(sr.lanes))
+		l.randomCounts.SetUint("seed", sr.seed)
+		l.randomCounts.DispatchInvocations(int(sr.tasks))
+		l.c.Barrier(gpu.BarrierStorage) // the scan reads the counts
+	})
+	scan.ExclusiveScan(l.s, starts, starts, scan.Add, 0)
+	return nil
 }

@@ -56,3 +56,40 @@ func TestHandoffRaceHandsOverGPU(t *testing.T) {
 	}
 	t.Logf("%d handoffs, %d rounds, critical path %d", st.Handoffs, st.Iterations, st.CriticalPath)
 }
+
+// Static random assignment is random: the lanes' counts vary (the most
+// tasks one lane solved is above the fair share), the same seed gives the
+// same counts, and every task is solved once at edge sizes.
+func TestRandomAssignmentGPU(t *testing.T) {
+	c := gputest.Context(t)
+	r := gputest.Rand(t)
+	l := newLoop[uint32](t, Config{})
+	w := synthetic.Workload(synthetic.Uniform, 200, 100, r)
+	pi := make([]uint32, len(w))
+	run := func(seed uint32, lanes int) Stats {
+		t.Helper()
+		st, err := runStrategyCase(t, c, l, Config{Strategy: RandomAssignment, Seed: seed, Lanes: lanes}, w, pi)
+		if err != nil {
+			t.Fatalf("seed %d, %d lanes: %v", seed, lanes, err)
+		}
+		return st
+	}
+	var S uint64
+	for _, x := range w {
+		S += uint64(x)
+	}
+	a, b, other := run(7, 64), run(7, 64), run(8, 64)
+	fair := (S + 63) / 64
+	// 64 binomial counts of mean S/64 (about 150): all within one of the
+	// mean has a probability far below 1e-9.
+	if a.CriticalPath <= fair+1 || a.CriticalPath != b.CriticalPath {
+		t.Fatalf("critical paths %d and %d with one seed, fair share %d: want equal, and above the share", a.CriticalPath, b.CriticalPath, fair)
+	}
+	t.Logf("S=%d on 64 lanes: the busiest lane solved %d (seed 7), %d (seed 8); fair %d", S, a.CriticalPath, other.CriticalPath, fair)
+	for _, p := range []int{0, 1, 2, 255, 256, 257} {
+		w := synthetic.Workload(synthetic.Zipf, max(p, 1), 50, r)[:p]
+		if _, err := runStrategyCase(t, c, l, Config{Strategy: RandomAssignment, Seed: r.Uint32(), Lanes: []int{0, 1, 3}[p%3]}, w, make([]uint32, p)); err != nil {
+			t.Fatalf("P=%d: %v", p, err)
+		}
+	}
+}

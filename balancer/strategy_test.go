@@ -217,6 +217,10 @@ func runStrategyCase(t *testing.T, c *gpu.Context, l *Loop[uint32], cfg Config, 
 		if st.Iterations != rounds || st.CriticalPath != critical || st.Solve.N < rounds {
 			return st, fmt.Errorf("%d rounds (%d dispatched), critical path %d; the model: %d rounds, critical path %d", st.Iterations, st.Solve.N, st.CriticalPath, rounds, critical)
 		}
+	case RandomAssignment:
+		if st.Iterations != 1 || st.CriticalPath < fair {
+			return st, fmt.Errorf("%d iterations, critical path %d on %d lanes (fair share %d)", st.Iterations, st.CriticalPath, lanes, fair)
+		}
 	case LeftRightHandoffRace:
 		// One dispatch; every lane solves all it holds each round, so the
 		// most tasks one lane solved is at least the fair share.

@@ -27,6 +27,7 @@
 #define BALANCER_LEFT_RIGHT 4
 #define BALANCER_SEARCH 5
 #define BALANCER_LEFT_RIGHT_RACE 6
+#define BALANCER_RANDOM_ASSIGNMENT 7
 
 #ifndef BALANCER_STRATEGY_BINDING
 #define BALANCER_STRATEGY_BINDING 15
@@ -104,6 +105,6 @@ void balancerAccount(uint n) {
 #include "balancer/strategy_search.glsl"
 #include "balancer/strategy_left_right_race.glsl"
 
-#if BALANCER_STRATEGY < BALANCER_ROUND_ROBIN || BALANCER_STRATEGY > BALANCER_LEFT_RIGHT_RACE
+#if BALANCER_STRATEGY < BALANCER_ROUND_ROBIN || BALANCER_STRATEGY > BALANCER_RANDOM_ASSIGNMENT
 #error "BALANCER_STRATEGY is not a strategy"
 #endif
