@@ -245,14 +245,13 @@
 //     open), and a handoff moves the end of the donor's interval, half the
 //     difference of what the two have left (at most the receiver's room),
 //     where the text moves columns. Lanes start with the text's block
-//     distribution, the tasks of P/L consecutive processors each (the
-//     columns, whose costs differ), except where such a run could exceed a
-//     lane's loop budget on a driver that cuts loops (gpu.Caps.LoopLimit),
-//     where they start with equal blocks of the task order. The signal and
+//     distribution, an equal block of the task order each, so what the
+//     race balances is the tasks' differing costs and the lanes' differing
+//     speeds (the text's contention), not the processors' counts. The signal and
 //     the reply are words in the strategy's buffer, not messages; and
 //     because no GPU promises that a neighbour runs at all (llvmpipe runs a
 //     work group's 8-lane vectors one after another), a signaller that
-//     finds no reply at its row's end polls 32 times and closes the race
+//     finds no reply at its row's end polls 8 times and closes the race
 //     unanswered, where the text's processor would receive. A lane stops
 //     after two rounds in a row (one with each neighbour) that began empty
 //     and brought nothing. Lanes in one lockstep vector race by tasks
@@ -320,7 +319,7 @@
 // round that begins with work solves at least one task (a donor keeps at
 // least half of what it has left), and at most two rounds in a row begin
 // empty without a handoff, so a lane that solves T tasks runs at most
-// 3T+2 rounds; each waits at most 32 polls and tries a swap at most 4
+// 3T+2 rounds; each waits at most 8 polls and tries a swap at most 4
 // times. On drivers that cut loops the balancer also bounds the rounds
 // (the last one signals no one, so that it takes no work) and a lane's
 // room (the tasks it may take). No lane waits for another without a

@@ -10,9 +10,11 @@ import (
 // The Left-Right Handoff race on adversarial workloads and lane counts:
 // one heavy processor, skewed and staircase workloads, every task solved
 // exactly once and the arrays retired (runStrategyCase), whichever way the
-// races between the lanes went.
+// races between the lanes went. Half the cases start the lanes with runs of
+// processors (raceRuns), whose uneven counts make neighbours hand over.
 func TestHandoffRaceGPU(t *testing.T) {
 	c := gputest.Context(t)
+	defer func() { raceRuns = false }()
 	r := gputest.Rand(t)
 	l := newLoop[uint32](t, Config{})
 	kinds := []synthetic.Kind{synthetic.OneHeavy, synthetic.Zipf, synthetic.Uniform, synthetic.Balanced}
@@ -25,22 +27,29 @@ func TestHandoffRaceGPU(t *testing.T) {
 			pi[k] = uint32(r.IntN(1000))
 		}
 		cfg := Config{Strategy: LeftRightHandoffRace, Lanes: []int{0, 1, 2, 7, 64, 65, 1 + r.IntN(p)}[i%7]}
+		raceRuns = i%2 == 0
 		st, err := runStrategyCase(t, c, l, cfg, w, pi)
 		if err != nil {
 			t.Fatalf("case %d (P=%d, lanes %d): %v", i, p, cfg.Lanes, err)
 		}
 		handoffs += st.Handoffs
 	}
+	if handoffs == 0 {
+		t.Fatal("no race ever moved a task")
+	}
 	t.Logf("%d handoffs", handoffs)
 }
 
-// A race that must be won: lane 0 holds 400 tasks and lane 1 two, lanes
+// A race that must be won: lane 0 holds 400 tasks and lane 1 two (lanes
+// started with runs of processors, raceRuns), lanes
 // in one lockstep vector on llvmpipe, so that lane 1 reaches its
 // checkpoint (after one task) while lane 0 is before its own (200) and
 // lane 0 hands over. Where lanes run at their own pace the race may go
 // either way; only the tasks are checked there.
 func TestHandoffRaceHandsOverGPU(t *testing.T) {
 	c := gputest.Context(t)
+	raceRuns = true // lane i starts with processor i's tasks
+	defer func() { raceRuns = false }()
 	l := newLoop[uint32](t, Config{})
 	w := make([]uint32, 8)
 	for i := range w {

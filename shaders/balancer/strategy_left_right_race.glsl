@@ -4,9 +4,9 @@
 #if BALANCER_STRATEGY == BALANCER_LEFT_RIGHT_RACE
 
 // Every lane is a processor. Lane i starts with the text's block
-// distribution: the tasks of the processors [i*P/L, (i+1)*P/L) (its
-// columns), or where one such run could overflow a lane's loop budget
-// (balancerRuns 0) the block [i*S/L, (i+1)*S/L) of the task order; it works in rounds, at
+// distribution, the block [i*S/L, (i+1)*S/L) of the task order (or, with
+// balancerRuns, a test's, the tasks of the processors [i*P/L, (i+1)*P/L));
+// it works in rounds, at
 // its own pace: a round's row is all the tasks it holds, solved from the
 // front; its checkpoint is half-way through the row. In round r it races
 // its right neighbour when i + r is even, its left one when odd, so a pair
@@ -50,6 +50,11 @@ uniform uint balancerRuns;      // 1: lanes start with runs of processors; 0: eq
 uint balancerRaceAt(uint pair) { return balancerLaneState + pair * BALANCER_RACE_WORDS; }
 
 uint balancerRaceLoad(uint at) { return atomicAdd(balancerState[at], 0u); }
+
+// balancerRacePeek is the look at the race word before each task: a plain
+// read, cheaper than an atomic; a stale value costs at most a swap that
+// fails, as every decision is a compare-and-swap on the value read.
+uint balancerRacePeek(uint at) { return balancerState[at]; }
 
 // The lane's work: the interval [lo, hi) of the task order.
 uint balancerLo, balancerHi;
@@ -119,7 +124,7 @@ void balancerIteration() {
         // checkpoint, if the race is still open, it signals.
         while (true) {
             if (!decided && balancerLo < checkpoint) {
-                uint v = balancerRaceLoad(at);
+                uint v = balancerRacePeek(at);
                 if (v == (tag | (1u - side))) {
                     balancerDonate(at, side, v);
                     decided = true;
