@@ -379,7 +379,7 @@ func (l *Loop[T]) randomStarts(sr *strategyRun) error {
 // (the tasks of P/L consecutive processors each, where that fits the room)
 // instead of equal blocks of the task order: the uneven counts a test
 // needs for a race that must be won. Off, the lanes start even, which ran
-// the renderer's loops two to five times faster on llvmpipe (bench
+// the renderer's loops two to four times faster on llvmpipe (bench
 // strategies), where neighbours in different vectors seldom run at once
 // and so seldom hand over.
 var raceRuns = false
