@@ -207,22 +207,57 @@
 //	                  dispatch a round)
 //	Search            one invocation per task, a binary search each (one
 //	                  dispatch of S invocations)
+//	LeftRightHandoffRace
+//	                  every lane a processor at its own pace: half-way
+//	                  through what it holds it races a neighbour (right
+//	                  and left in alternate rounds); the first there
+//	                  signals and goes on, the other, if still before its
+//	                  own checkpoint, hands over half the difference (one
+//	                  dispatch)
+//	RandomAssignment  each position of a seeded permutation of the task
+//	                  order goes to a lane drawn at random: the counts
+//	                  vary (a counting dispatch, a scan, one dispatch)
 //
-// Two of these depart from the texts they are named after:
+// Where each departs from the text it is named after:
 //
 //   - Random is a seeded random permutation of the task order dealt out
 //     cyclically, so every lane gets exactly its share (S/L, give or take
 //     one): a random order, not the chapter's randomized assignment, in
 //     which each task goes to a process drawn at random and the counts
-//     vary. The message-passing pool has that one (pool.AssignRandom).
+//     vary. RandomAssignment is the chapter's: lane dpglRandomLane(x) for
+//     every position x, independently (counts binomial, about S/L). It
+//     departs only in that the balancer learns the counts (a counting
+//     pass and a scan) before the lanes start, which a process of the
+//     chapter, sent its tasks, does not need.
 //   - LeftRightHandoff runs lockstep rounds of a fixed number of tasks a
 //     lane (Chunk), one dispatch each, with every checkpoint at a dispatch
-//     boundary. In the protocol a processor's checkpoint is a fraction of
-//     its own workload, the first of a pair to reach it signals and goes
-//     on without waiting, and its neighbour hands work over only if the
-//     signal came before its own checkpoint: a race, which lockstep rounds
-//     remove (each pair compares loads at the same point). The MPI version
-//     between ranks (rasterizer/distributed) keeps the race.
+//     boundary, between blocks of 64 lanes. In the protocol a processor's
+//     checkpoint is a fraction of its own workload, the first of a pair to
+//     reach it signals and goes on without waiting, and its neighbour hands
+//     work over only if the signal came before its own checkpoint: a race,
+//     which lockstep rounds remove (each pair compares loads at the same
+//     point). The MPI version between ranks (rasterizer/distributed) keeps
+//     the race, and so does LeftRightHandoffRace.
+//   - LeftRightHandoffRace is the protocol, with these departures. A
+//     processor is one lane, and its workload independent tasks rather
+//     than the text's rows of tiles: a round's "row" is everything the lane
+//     holds, its checkpoint half of it (the text leaves the fraction
+//     open), and a handoff moves the end of the donor's interval, half the
+//     difference of what the two have left (at most the receiver's room),
+//     where the text moves columns. Lanes start with the text's block
+//     distribution, an equal block of the task order each, so what the
+//     race balances is the tasks' differing costs and the lanes' differing
+//     speeds (the text's contention), not the processors' counts. The signal and
+//     the reply are words in the strategy's buffer, not messages; and
+//     because no GPU promises that a neighbour runs at all (llvmpipe runs a
+//     work group's 8-lane vectors one after another), a signaller that
+//     finds no reply at its row's end polls 8 times and closes the race
+//     unanswered, where the text's processor would receive. A lane stops
+//     after two rounds in a row (one with each neighbour) that began empty
+//     and brought nothing. Lanes in one lockstep vector race by tasks
+//     solved, not time; a handoff between them shortens nothing, as the
+//     vector runs its longest lane's loop (the race pays off between lanes
+//     that run apart: other vectors, other work groups, other cores).
 //
 // and last, one kernel retires the processor arrays as the paper's loop
 // leaves them (workload 0, parallelIndex past the tasks). The strategies
@@ -273,6 +308,28 @@
 // nothing. The host queues rounds in doubling batches and reads that
 // counter once per batch; the balancing itself takes no global decision.
 //
+// LeftRightHandoffRace: a task moves only when its owner, the donor, wins
+// the compare-and-swap of the pair's race word from SIGNAL to HANDOFF, and
+// the signaller takes it only from HANDOFF; a signaller that waited swaps
+// SIGNAL to CLOSED, after which no handoff can land, and it never leaves a
+// round with a signal unresolved. A donor's own handoff not yet taken
+// blocks the pair's next signal (that race is skipped), so a payload is
+// never overwritten. Every task thus has one owner at a time, and each
+// round its owner solves all it holds. A lane's rounds are bounded: a
+// round that begins with work solves at least one task (a donor keeps at
+// least half of what it has left), and at most two rounds in a row begin
+// empty without a handoff, so a lane that solves T tasks runs at most
+// 3T+2 rounds; each waits at most 8 polls and tries a swap at most 4
+// times. On drivers that cut loops the balancer also bounds the rounds
+// (the last one signals no one, so that it takes no work) and a lane's
+// room (the tasks it may take). No lane waits for another without a
+// bound, so the dispatch ends whatever order the lanes run in, and it is
+// the termination: every task was solved by the lane that held it last.
+//
+// RandomAssignment: the counting pass counts each position of [0, S) once
+// for one lane, the scan turns the counts into disjoint ranges covering
+// [0, S), and π maps them to the tasks one to one.
+//
 // Search: invocation g < S solves task g; a binary search takes at most 32
 // steps. It is the load-balancing search of package scan
 // (scan.LoadBalancingSearch): one GLSL implementation,
@@ -283,8 +340,9 @@
 // loop; under a strategy it includes balancer/strategies.glsl (what the
 // strategies share), which includes one file per strategy
 // (balancer/strategy_round_robin.glsl, strategy_random.glsl,
-// strategy_work_pool.glsl, strategy_left_right.glsl, strategy_search.glsl)
-// and include/lbs.glsl. Includes are spliced whichever way an #if goes, so
+// strategy_work_pool.glsl, strategy_left_right.glsl, strategy_search.glsl,
+// strategy_left_right_race.glsl) and include/lbs.glsl and
+// include/hash.glsl. Includes are spliced whichever way an #if goes, so
 // a solution kernel built from a file tree of its own
 // (gpu.Context.ProgramFS) must hold all of them beside include/common.glsl.
 //

@@ -47,9 +47,11 @@ type Loop[T any] struct {
 
 	// The strategies' state (offsets, header, lanes), their retirement
 	// kernel, and the variants of solution kernels built for them.
-	state    *gpu.Buffer[uint32]
-	retire   *gpu.Program
-	variants map[variantKey]*gpu.Program
+	state  *gpu.Buffer[uint32]
+	retire *gpu.Program
+	// randomCounts counts RandomAssignment's lanes.
+	randomCounts *gpu.Program
+	variants     map[variantKey]*gpu.Program
 }
 
 // arrays are the arrays a loop sizes for its processors: two sets of

@@ -180,7 +180,7 @@ func TestNoLeaksGPU(t *testing.T) {
 // includes are spliced whichever way an #if goes, so every strategy's file.
 var loopFiles = []string{"include/common.glsl", "include/lbs.glsl", "balancer/loop.glsl", "balancer/strategies.glsl",
 	"balancer/strategy_round_robin.glsl", "balancer/strategy_random.glsl", "balancer/strategy_work_pool.glsl",
-	"balancer/strategy_left_right.glsl", "balancer/strategy_search.glsl"}
+	"balancer/strategy_left_right.glsl", "balancer/strategy_search.glsl", "balancer/strategy_left_right_race.glsl", "include/hash.glsl"}
 
 // A kernel that skips processors leaves work behind, and Run says so.
 func TestUnfinishedWorkIsAnErrorGPU(t *testing.T) {

@@ -86,7 +86,7 @@ func (cfg *Config) check(fn string) {
 	if !(cfg.CostIterations >= 0) { // also NaN
 		panic(fmt.Sprintf("balancer: %s: Config.CostIterations %v is not a cost", fn, cfg.CostIterations))
 	}
-	if cfg.Strategy < Paper || cfg.Strategy > Search {
+	if cfg.Strategy < Paper || int(cfg.Strategy) >= len(strategyNames) {
 		panic(fmt.Sprintf("balancer: %s: Config.Strategy %d is not a strategy", fn, int(cfg.Strategy)))
 	}
 	if cfg.Strategy != Paper && cfg.Policy != Never {

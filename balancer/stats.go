@@ -115,12 +115,15 @@ type Stats struct {
 	// Iterations is the number of iterations of the solution phase: for
 	// Paper one per task of the busiest processor left, for
 	// LeftRightHandoff the rounds in which some lane solved a task, for
-	// the other strategies 1.
+	// LeftRightHandoffRace the most rounds one lane ran (in one
+	// dispatch), for the other strategies 1.
 	Iterations int
-	Balances   int    // redistribution phases
-	Gathers    int    // full information gathering phases
-	Counts     int    // first-pass-only reductions (PhaseCount)
-	Savings    uint64 // iterations the redistributions saved, Σ savings
+	// Handoffs counts LeftRightHandoffRace's races that moved tasks.
+	Handoffs int
+	Balances int    // redistribution phases
+	Gathers  int    // full information gathering phases
+	Counts   int    // first-pass-only reductions (PhaseCount)
+	Savings  uint64 // iterations the redistributions saved, Σ savings
 
 	// The phases' times. Solve has one duration per iteration: a batched
 	// dispatch's (Config.Batch) shared equally among its iterations.

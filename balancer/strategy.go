@@ -39,12 +39,27 @@ const (
 	// finds its processor by binary search over the exclusive scan of the
 	// workloads, in one dispatch.
 	Search
+	// LeftRightHandoffRace is the Left-Right Handoff protocol as its text
+	// runs it, in one dispatch: every lane is a processor that starts with
+	// an equal block of the task order and works at its own pace; half-way
+	// through what it holds (its checkpoint) it races its right and its left
+	// neighbour in alternate rounds, and the first to get there signals and
+	// goes on, while the neighbour, if the signal came before its own
+	// checkpoint, hands over half the difference of what they have left.
+	// No lane waits for another beyond a bounded spin.
+	LeftRightHandoffRace
+	// RandomAssignment is static random assignment as Wilkinson & Allen
+	// describe it: each task goes to a lane drawn at random (seeded by
+	// Config.Seed), so the lanes' counts vary, in one dispatch after a
+	// pass that counts them. Random, by contrast, deals a random order out
+	// evenly.
+	RandomAssignment
 )
 
 // Strategies lists every strategy, Paper first.
-var Strategies = []Strategy{Paper, RoundRobin, Random, WorkPool, LeftRightHandoff, Search}
+var Strategies = []Strategy{Paper, RoundRobin, Random, WorkPool, LeftRightHandoff, Search, LeftRightHandoffRace, RandomAssignment}
 
-var strategyNames = [...]string{"Paper", "RoundRobin", "Random", "WorkPool", "LeftRightHandoff", "Search"}
+var strategyNames = [...]string{"Paper", "RoundRobin", "Random", "WorkPool", "LeftRightHandoff", "Search", "LeftRightHandoffRace", "RandomAssignment"}
 
 func (s Strategy) String() string {
 	if s >= 0 && int(s) < len(strategyNames) {
@@ -80,6 +95,6 @@ const softwareLoopBudget = 32768
 
 // header words of a strategy's state (BALANCER_H_* in shaders/balancer/strategies.glsl).
 const (
-	hdrPool, hdrSolved, hdrCritical, hdrRounds, hdrRoundMax, hdrLeft = 0, 1, 2, 3, 4, 7
-	headerWords                                                      = 16
+	hdrPool, hdrSolved, hdrCritical, hdrRounds, hdrRoundMax, hdrLeft, hdrHandoffs = 0, 1, 2, 3, 4, 7, 10
+	headerWords                                                                   = 16
 )

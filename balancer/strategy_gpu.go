@@ -28,8 +28,13 @@ type strategyRun struct {
 	tasks             uint32 // S
 	chunk, maxGrabs   uint32
 	seed              uint32
-	header, laneState int // word indices into state
-	err               error
+	// LeftRightHandoffRace: polls at a row's end, rounds a lane may run,
+	// the most tasks a lane may solve.
+	spin, maxRounds, room uint32
+	runs                  bool // lanes start with runs of processors, not equal blocks
+	header, laneState     int  // word indices into state
+	starts                int  // RandomAssignment: word index of the lanes' first positions
+	err                   error
 }
 
 // softwareCaps turns the lane and chunk limits for drivers that cut loops
@@ -43,6 +48,13 @@ var softwareCaps = true
 // than 1 or 2).
 const minAutoChunk = 16
 
+// raceWords, raceSpin and raceTries are BALANCER_RACE_WORDS, the
+// balancerSpin the balancer sets, and BALANCER_RACE_TRIES of
+// shaders/balancer/strategy_left_right_race.glsl: the words of a lane's
+// race state, the polls of a signaller at its row's end, and a checkpoint's
+// compare-and-swap tries.
+const raceWords, raceSpin, raceTries = 12, 8, 4
+
 // handoffBlock is BALANCER_BLOCK of shaders/balancer/strategy_left_right.glsl: the lanes
 // of one block of Left-Right Handoff.
 const handoffBlock = 64
@@ -55,7 +67,7 @@ const maxStrategyTasks = math.MaxUint32 - 1
 // search of log2(P)+1 and the shuffle), for softwareLoopBudget.
 func stepsPerTask(s Strategy, p int) int {
 	b := bits.Len(uint(p)) + 1
-	if s == Random {
+	if s == Random || s == RandomAssignment {
 		return 1 + b + 8
 	}
 	return 2 + 2*b
@@ -115,6 +127,32 @@ func (l *Loop[T]) plan(in Info) (*strategyRun, error) {
 		}
 		// A block's quota, chunk*handoffBlock, stays below 2^32.
 		sr.chunk = uint32(min(q, S, 1<<26-1))
+	case RandomAssignment:
+		// A lane's count is binomial, about S/L: on a software renderer,
+		// a quarter of capTasks on average keeps the largest count under
+		// capTasks but with a probability below 1e-20 (Chernoff), and a
+		// count over it still shows in the balancer's count of tasks solved.
+		if soft {
+			lanes = max(lanes, ceilDiv64(S, max(1, capTasks/4)))
+		}
+		lanes = min(lanes, S)
+	case LeftRightHandoffRace:
+		// A lane starts with ceil(S/L) tasks and takes handoffs only up to
+		// its room; on a software renderer half of a lane's loop budget
+		// goes to tasks (room), and the rest to its rounds' spins, swaps
+		// and searches (maxRounds), and lanes start with at most half
+		// their room, so that they can take work.
+		sr.spin, sr.room, sr.maxRounds = raceSpin, math.MaxUint32, uint32(min(3*S+3, 1<<29))
+		if soft {
+			room := uint64(max(2, min(maxPerLaneSoftware, softwareLoopBudget/2/stepsPerTask(s, l.p))))
+			lanes = max(lanes, ceilDiv64(S, room/2))
+			perRound := uint64(raceSpin + raceTries + bits.Len(uint(l.p)) + 4)
+			sr.room, sr.maxRounds = uint32(room), uint32(max(1, softwareLoopBudget/2/perRound))
+		}
+		lanes = min(lanes, S)
+		// Runs of processors (raceRuns) only where the largest, at most
+		// ceil(P/L) processors of MAX(workload) tasks, leaves half the room.
+		sr.runs = raceRuns && ceilDiv64(uint64(l.p), lanes)*uint64(in.MaxWorkload) <= uint64(sr.room)/2
 	case Search:
 		lanes = S
 	}
@@ -124,8 +162,17 @@ func (l *Loop[T]) plan(in Info) (*strategyRun, error) {
 	sr.header = (l.p + 3) &^ 3
 	sr.laneState = sr.header + headerWords
 	words := sr.laneState
-	if s == LeftRightHandoff {
+	switch s {
+	case LeftRightHandoff:
 		words += 8 * ((sr.lanes + handoffBlock - 1) / handoffBlock)
+	case LeftRightHandoffRace:
+		words += raceWords * sr.lanes
+	case RandomAssignment:
+		// The lanes' counts, scanned in place into their first positions:
+		// a view the scan binds, so aligned.
+		a := max(1, l.c.Caps().SSBOOffsetAlignment/4)
+		sr.starts = (words + a - 1) / a * a
+		words = sr.starts + sr.lanes + 1
 	}
 	if l.state == nil || l.state.Len() < words {
 		l.state.Delete()
@@ -171,6 +218,11 @@ func (sr *strategyRun) dispatch(it *Iteration, p *gpu.Program) {
 	q.SetUint("balancerSeed", sr.seed)
 	q.SetUint("balancerHeader", uint32(sr.header))
 	q.SetUint("balancerLaneState", uint32(sr.laneState))
+	q.SetUint("balancerSpin", sr.spin)
+	q.SetUint("balancerMaxRounds", sr.maxRounds)
+	q.SetUint("balancerRoom", sr.room)
+	q.SetUint("balancerRuns", b2u(sr.runs))
+	q.SetUint("balancerStarts", uint32(sr.starts))
 	sr.c.BindStorage(BindingStrategy, sr.state)
 	q.DispatchInvocations(sr.lanes)
 }
@@ -200,6 +252,15 @@ func (l *Loop[T]) runStrategy(sol Solution, st *Stats) error {
 	l.c.Do(func() { l.tl.mark(PhaseSchedule, 0) })
 	scan.ExclusiveScan(l.s, l.state.Slice(0, l.p), l.Workload(), scan.Add, 0)
 	l.state.FillRange(sr.header, headerWords, 0)
+	switch sr.strategy {
+	case LeftRightHandoffRace:
+		l.state.FillRange(sr.laneState, raceWords*sr.lanes, 0) // no race run, no lane done
+	case RandomAssignment:
+		if err := l.randomStarts(sr); err != nil {
+			st.account(m.spans())
+			return err
+		}
+	}
 
 	dispatches := 1
 	if sr.strategy == LeftRightHandoff {
@@ -240,6 +301,10 @@ func (l *Loop[T]) runStrategy(sol Solution, st *Stats) error {
 		// to count.
 		st.Iterations, st.CriticalPath = 1, 1
 		return nil
+	case LeftRightHandoffRace:
+		// One dispatch; Iterations is the most rounds one lane ran.
+		st.Iterations, st.Handoffs = int(h[hdrRounds]), int(h[hdrHandoffs])
+		st.CriticalPath = uint64(h[hdrRoundMax])
 	case LeftRightHandoff:
 		st.Iterations = int(h[hdrRounds])
 		st.CriticalPath = uint64(h[hdrCritical]) + uint64(h[hdrRoundMax+(dispatches-1)%3])
@@ -247,8 +312,11 @@ func (l *Loop[T]) runStrategy(sol Solution, st *Stats) error {
 		st.Iterations = 1
 		st.CriticalPath = uint64(h[hdrRoundMax])
 	}
-	if h[hdrSolved] != S {
+	if h[hdrSolved] < S {
 		return fmt.Errorf("balancer: %s: strategy %v solved %d of %d tasks: the solution kernel's loops ended early (a driver's loop limit?)", l.cfg.name(), sr.strategy, h[hdrSolved], S)
+	}
+	if h[hdrSolved] > S {
+		return fmt.Errorf("balancer: %s: internal error: strategy %v solved %d tasks, and there are %d", l.cfg.name(), sr.strategy, h[hdrSolved], S)
 	}
 	if sr.strategy == WorkPool && h[hdrPool] < S {
 		return fmt.Errorf("balancer: %s: the work pool handed out %d of %d tasks", l.cfg.name(), h[hdrPool], S)
@@ -282,3 +350,36 @@ func (l *Loop[T]) handoffRounds(m *gpuMachine[T], sr *strategyRun) (int, error) 
 		batch = r
 	}
 }
+
+// randomStarts draws RandomAssignment's lanes (balancer/random_counts.comp
+// counts each lane's positions) and scans the counts into the lanes' first
+// positions.
+func (l *Loop[T]) randomStarts(sr *strategyRun) error {
+	if l.randomCounts == nil {
+		var err error
+		if l.randomCounts, err = l.c.Program("balancer/random_counts.comp", nil); err != nil {
+			return err
+		}
+	}
+	starts := l.state.Slice(sr.starts, sr.lanes+1)
+	l.state.FillRange(sr.starts, sr.lanes+1, 0)
+	l.c.Do(func() {
+		l.c.BindStorage(0, starts)
+		l.randomCounts.SetUint("tasks", sr.tasks)
+		l.randomCounts.SetUint("lanes", uint32(sr.lanes))
+		l.randomCounts.SetUint("seed", sr.seed)
+		l.randomCounts.DispatchInvocations(int(sr.tasks))
+		l.c.Barrier(gpu.BarrierStorage) // the scan reads the counts
+	})
+	scan.ExclusiveScan(l.s, starts, starts, scan.Add, 0)
+	return nil
+}
+
+// raceRuns starts LeftRightHandoffRace's lanes with runs of processors
+// (the tasks of P/L consecutive processors each, where that fits the room)
+// instead of equal blocks of the task order: the uneven counts a test
+// needs for a race that must be won. Off, the lanes start even, which ran
+// the renderer's loops two to four times faster on llvmpipe (bench
+// strategies), where neighbours in different vectors seldom run at once
+// and so seldom hand over.
+var raceRuns = false

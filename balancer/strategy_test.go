@@ -217,6 +217,16 @@ func runStrategyCase(t *testing.T, c *gpu.Context, l *Loop[uint32], cfg Config, 
 		if st.Iterations != rounds || st.CriticalPath != critical || st.Solve.N < rounds {
 			return st, fmt.Errorf("%d rounds (%d dispatched), critical path %d; the model: %d rounds, critical path %d", st.Iterations, st.Solve.N, st.CriticalPath, rounds, critical)
 		}
+	case RandomAssignment:
+		if st.Iterations != 1 || st.CriticalPath < fair {
+			return st, fmt.Errorf("%d iterations, critical path %d on %d lanes (fair share %d)", st.Iterations, st.CriticalPath, lanes, fair)
+		}
+	case LeftRightHandoffRace:
+		// One dispatch; every lane solves all it holds each round, so the
+		// most tasks one lane solved is at least the fair share.
+		if st.Iterations < 1 || st.CriticalPath < fair || st.Chunk != 0 {
+			return st, fmt.Errorf("%d rounds, critical path %d on %d lanes (fair share %d), chunk %d", st.Iterations, st.CriticalPath, lanes, fair, st.Chunk)
+		}
 	case Search:
 		if uint64(st.Lanes) != S || st.Iterations != 1 || st.CriticalPath != 1 {
 			return st, fmt.Errorf("%d lanes, %d iterations, critical path %d for %d tasks", st.Lanes, st.Iterations, st.CriticalPath, S)

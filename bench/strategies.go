@@ -50,7 +50,7 @@ func stratParseConfigs(list string) ([]stratConfig, error) {
 		}
 		st, err := balancer.ParseStrategy(s)
 		if err != nil || st == balancer.Paper {
-			return nil, fmt.Errorf("bench strategies: -strategies: %q is neither a policy (Never, Always, CostEffective, Bounded) nor a strategy (RoundRobin, Random, WorkPool, LeftRightHandoff, Search)", s)
+			return nil, fmt.Errorf("bench strategies: -strategies: %q is neither a policy (Never, Always, CostEffective, Bounded) nor a strategy (RoundRobin, Random, WorkPool, LeftRightHandoff, Search, LeftRightHandoffRace, RandomAssignment)", s)
 		}
 		out = append(out, stratConfig{st.String(), balancer.Config{Strategy: st}})
 	}
@@ -576,7 +576,7 @@ func parseStrategies(args []string) (*stratOpts, error) {
 	cliflag.Int(fs, &o.res, "res", dataset.DefaultResolution, "the dataset's grid resolution (the default dataset at 128)", 2, math.MaxInt)
 	views := fs.String("views", "", "views, separated by semicolons, spaces or commas outside parentheses: "+view.Usage+", or \"all\" (default: the paper's four)")
 	sets := fs.String("sets", "balanced,unbalanced", "polygon sets: balanced, unbalanced")
-	configs := fs.String("strategies", "Never,Always,CostEffective,Bounded,RoundRobin,Random,WorkPool,LeftRightHandoff,Search",
+	configs := fs.String("strategies", "Never,Always,CostEffective,Bounded,RoundRobin,Random,WorkPool,LeftRightHandoff,Search,LeftRightHandoffRace,RandomAssignment",
 		"policies of the paper's loop and other strategies (Never first gives the speedups)")
 	fs.StringVar(&o.graphSpec, "graphs", "", "SSSP graphs: rmat:SCALE:EDGEFACTOR, grid:WxH, uniform:VERTICES:EDGES, FILE.gr (default: rmat:12:8,grid:48x48 on a software renderer, rmat:18:16,grid:512x512 on a GPU; \"none\" for none)")
 	cliflag.Int(fs, &o.lanes, "lanes", 0, "balancer.Config.Lanes of every loop (0: one per processor; the strategies raise it on a software renderer)", 0, math.MaxInt)

@@ -38,7 +38,7 @@ func TestStrategiesTable(t *testing.T) {
 	}
 	workloads := []string{"scan conversion, balanced", "z-buffer, balanced", "scan conversion, unbalanced", "z-buffer, unbalanced",
 		"sssp rmat:6:4", "sssp grid:5x4", "sssp " + filepath.Base(gr)}
-	names := []string{"Never", "Always", "CostEffective", "Bounded", "RoundRobin", "Random", "WorkPool", "LeftRightHandoff", "Search"}
+	names := []string{"Never", "Always", "CostEffective", "Bounded", "RoundRobin", "Random", "WorkPool", "LeftRightHandoff", "Search", "LeftRightHandoffRace", "RandomAssignment"}
 	if len(rows) != len(workloads) {
 		t.Fatalf("%d rows, want %d", len(rows), len(workloads))
 	}

@@ -98,7 +98,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&o.flat, "flat", false, "flat shading: one normal per triangle, so that a cube's faces stay flat")
 	viewName := fs.String("view", "(45,45)", "starting view: "+view.Usage)
 	policy := fs.String("policy", "", "draw with the paper's two loops under this balancer policy: Never, Always, CostEffective or Bounded (default: the tiled renderer, the fastest; B cycles the policies, starting at CostEffective)")
-	strategy := fs.String("strategy", "", "draw with the two loops sharing tasks by this strategy: RoundRobin, Random, WorkPool, LeftRightHandoff or Search (G cycles them)")
+	strategy := fs.String("strategy", "", "draw with the two loops sharing tasks by this strategy: RoundRobin, Random, WorkPool, LeftRightHandoff, Search, LeftRightHandoffRace or RandomAssignment (G cycles them)")
 	cliflag.Int(fs, &o.lanes, "lanes", 0, "solution-phase invocations of both loops (0: one per processor)", 0, math.MaxInt)
 	fs.BoolVar(&o.unbalanced, "unbalanced", false, "start with the unbalanced polygon set")
 	fs.BoolVar(&o.hardware, "hardware", false, "start with the hardware-pipeline reference (primitive ids as colours)")
@@ -184,7 +184,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	}
 	if o.given["strategy"] {
 		if o.strategy, err = balancer.ParseStrategy(*strategy); err != nil || o.strategy == balancer.Paper {
-			return bad(cliflag.Errorf("strategy", *strategy, "want one of RoundRobin, Random, WorkPool, LeftRightHandoff, Search (the paper's loop is -policy's)"))
+			return bad(cliflag.Errorf("strategy", *strategy, "want one of RoundRobin, Random, WorkPool, LeftRightHandoff, Search, LeftRightHandoffRace, RandomAssignment (the paper's loop is -policy's)"))
 		}
 		o.mode = control.StrategyLoops
 	}

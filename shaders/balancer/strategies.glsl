@@ -26,6 +26,8 @@
 #define BALANCER_WORK_POOL 3
 #define BALANCER_LEFT_RIGHT 4
 #define BALANCER_SEARCH 5
+#define BALANCER_LEFT_RIGHT_RACE 6
+#define BALANCER_RANDOM_ASSIGNMENT 7
 
 #ifndef BALANCER_STRATEGY_BINDING
 #define BALANCER_STRATEGY_BINDING 15
@@ -35,7 +37,8 @@
 
 // balancerState: offset[0..P), then at balancerHeader the header words
 // below, then at balancerLaneState the blocks' intervals (Left-Right
-// Handoff: two sets, one per round parity, of ceil(L/64) blocks x 4 words).
+// Handoff: two sets, one per round parity, of ceil(L/64) blocks x 4 words;
+// Left-Right Handoff race: 12 words a lane, see its file).
 layout(std430, binding = BALANCER_STRATEGY_BINDING) coherent buffer BalancerStrategyState { uint balancerState[]; };
 
 uniform uint balancerTasks;     // S, < 2^32
@@ -52,6 +55,7 @@ uniform uint balancerLaneState; // word index of the blocks' intervals
 #define BALANCER_H_ROUNDS 3u    // rounds in which some lane solved a task
 #define BALANCER_H_ROUND_MAX 4u // 3-slot ring: the most tasks one lane solved in round r, slot r % 3
 #define BALANCER_H_LEFT 7u      // 3-slot ring: tasks left after round r, slot r % 3
+#define BALANCER_H_HANDOFFS 10u // Left-Right Handoff race: races that moved tasks
 
 // The search over the offsets is the load-balancing search of package
 // scan (include/lbs.glsl), on the offsets in balancerState.
@@ -99,7 +103,8 @@ void balancerAccount(uint n) {
 #include "balancer/strategy_work_pool.glsl"
 #include "balancer/strategy_left_right.glsl"
 #include "balancer/strategy_search.glsl"
+#include "balancer/strategy_left_right_race.glsl"
 
-#if BALANCER_STRATEGY < BALANCER_ROUND_ROBIN || BALANCER_STRATEGY > BALANCER_SEARCH
+#if BALANCER_STRATEGY < BALANCER_ROUND_ROBIN || BALANCER_STRATEGY > BALANCER_RANDOM_ASSIGNMENT
 #error "BALANCER_STRATEGY is not a strategy"
 #endif

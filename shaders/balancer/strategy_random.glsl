@@ -3,16 +3,11 @@
 // exactly ceil((S - l) / L) tasks, fixed before the dispatch, each found by
 // a binary search.
 
-#if BALANCER_STRATEGY == BALANCER_RANDOM
+#if BALANCER_STRATEGY == BALANCER_RANDOM || BALANCER_STRATEGY == BALANCER_RANDOM_ASSIGNMENT
 
-uint balancerHash(uint x) {
-    x ^= x >> 16;
-    x *= 0x7FEB352Du;
-    x ^= x >> 15;
-    x *= 0x846CA68Bu;
-    x ^= x >> 16;
-    return x;
-}
+#include "include/hash.glsl"
+
+uint balancerHash(uint x) { return dpglHash(x); }
 
 // balancerPermute is a seeded bijection of [0, S): swap-or-not (Hoang,
 // Morris and Rogaway, 2012). Each round pairs x with k - x (mod S) for a
@@ -32,6 +27,10 @@ uint balancerPermute(uint x) {
     return x;
 }
 
+#endif
+
+#if BALANCER_STRATEGY == BALANCER_RANDOM
+
 void balancerIteration() {
     uint lane = dpglGlobalIndex();
     if (lane >= balancerLanes || lane >= balancerTasks) {
@@ -47,6 +46,34 @@ void balancerIteration() {
         uint g = balancerPermute(x);
         p = balancerLocate(0u, balancerProcessors, g);
         balancerSolveTask(p, g);
+        n++;
+    }
+    balancerAccount(n);
+}
+
+#endif
+
+#if BALANCER_STRATEGY == BALANCER_RANDOM_ASSIGNMENT
+
+// Static random assignment (balancer.RandomAssignment): every position x of
+// the permuted task order goes to lane dpglRandomLane(x), drawn uniformly
+// and independently, so the lanes' counts vary (binomially, about S/L
+// each). balancer/random_counts.comp counted each lane's positions and an
+// exclusive scan of the counts put them at balancerStarts: lane l takes
+// the tasks pi(x) for x in [start[l], start[l+1]), pi(x) being as random a
+// set of that many tasks as the positions drawn for it.
+uniform uint balancerStarts; // word index of start[0..L] in balancerState
+
+void balancerIteration() {
+    uint lane = dpglGlobalIndex();
+    if (lane >= balancerLanes) {
+        return;
+    }
+    uint first = balancerState[balancerStarts + lane], end = balancerState[balancerStarts + lane + 1u];
+    uint n = 0u;
+    for (uint x = first; x < end; x++) {
+        uint g = balancerPermute(x);
+        balancerSolveTask(balancerLocate(0u, balancerProcessors, g), g);
         n++;
     }
     balancerAccount(n);
