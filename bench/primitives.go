@@ -200,30 +200,8 @@ func init() {
 			var got int
 			var err error
 			return func() { got, err = scan.SelectIf(e.s, gpu.Array[float32](e.dstF), e.gFloats, "x < 0.5") },
-				func() {
-					want = want[:0]
-					for _, x := range e.floats {
-						if x < 0.5 {
-							want = append(want, math.Float32bits(x))
-						}
-					}
-				},
-				func() error {
-					if err != nil {
-						return err
-					}
-					if err := equalCount("select-if", got, len(want)); err != nil {
-						return err
-					}
-					g := make([]float32, len(want))
-					e.dstF.Read(0, g)
-					for i := range g {
-						if math.Float32bits(g[i]) != want[i] {
-							return fmt.Errorf("bench: primitives: select-if: [%d] differs", i)
-						}
-					}
-					return nil
-				}
+				func() { want = selectBelowHalf(want, e.floats) },
+				func() error { return checkSelected("select-if", err, got, e.dstF, want) }
 		}},
 		primBench{"partition by flags", func(e *primEnv) (func(), func(), func() error) {
 			want := make([]uint32, e.n)

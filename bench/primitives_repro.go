@@ -51,30 +51,8 @@ func init() {
 			return func() {
 					err = scan.SelectIfTo(e.s, gpu.Array[float32](e.dstF), e.gFloats, "x < 0.5", count, 0)
 				},
-				func() {
-					want = want[:0]
-					for _, x := range e.floats {
-						if x < 0.5 {
-							want = append(want, math.Float32bits(x))
-						}
-					}
-				},
-				func() error {
-					if err != nil {
-						return err
-					}
-					if err := equalCount("select-if To", int(e.dst2U.Get(0)), len(want)); err != nil {
-						return err
-					}
-					g := make([]float32, len(want))
-					e.dstF.Read(0, g)
-					for i := range g {
-						if math.Float32bits(g[i]) != want[i] {
-							return fmt.Errorf("bench: primitives: select-if To: [%d] differs", i)
-						}
-					}
-					return nil
-				}
+				func() { want = selectBelowHalf(want, e.floats) },
+				func() error { return checkSelected("select-if To", err, int(e.dst2U.Get(0)), e.dstF, want) }
 		}},
 	)
 }
@@ -87,6 +65,37 @@ func exactSum32(x []float32) float32 {
 	}
 	f, _ := sum.Float32()
 	return f
+}
+
+// selectBelowHalf is the select-if rows' loop: the bits of the floats
+// below 0.5, in order, into want's storage.
+func selectBelowHalf(want []uint32, floats []float32) []uint32 {
+	want = want[:0]
+	for _, x := range floats {
+		if x < 0.5 {
+			want = append(want, math.Float32bits(x))
+		}
+	}
+	return want
+}
+
+// checkSelected checks a select-if row's answer: no error, the count, and
+// the first len(want) elements of dst bit for bit.
+func checkSelected(what string, err error, count int, dst *gpu.Buffer[float32], want []uint32) error {
+	if err != nil {
+		return err
+	}
+	if err := equalCount(what, count, len(want)); err != nil {
+		return err
+	}
+	g := make([]float32, len(want))
+	dst.Read(0, g)
+	for i := range g {
+		if math.Float32bits(g[i]) != want[i] {
+			return fmt.Errorf("bench: primitives: %s: [%d] differs", what, i)
+		}
+	}
+	return nil
 }
 
 // plainSum is the plain float loop, left to right.

@@ -123,8 +123,9 @@ func (s *Scanner) partition(j *scanJob) (int, error) {
 	var count uint32
 	var err error
 	s.c.Do(func() {
-		if j.n == 0 {
-			err = s.prepare(j)
+		// The kernels first: a predicate that does not compile
+		// allocates no scratch.
+		if err = s.partitionPrepare(j); err != nil || j.n == 0 {
 			return
 		}
 		cnt := s.scratch(j.fn, scratchCount, 1)
@@ -138,20 +139,29 @@ func (s *Scanner) partition(j *scanJob) (int, error) {
 	return int(count), err
 }
 
+// partitionPrepare builds the kernels partitionTo will use: prepare's, and
+// the predicate's count.
+func (s *Scanner) partitionPrepare(j *scanJob) error {
+	if err := s.prepare(j); err != nil {
+		return err
+	}
+	if j.loadMap() == mapPredicate {
+		if _, _, err := s.programErr(j.reduceKey()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // partitionTo counts the selected elements of j (flags or predicate) into
 // cnt[at], then runs j (OUT_PARTITION), which starts the rejected part at
 // that count. It returns the error of building a kernel around the user's
 // predicate, before anything runs. It runs on the GL thread.
 func (s *Scanner) partitionTo(j *scanJob, cnt gpu.Storage, at int) error {
-	if err := s.prepare(j); err != nil {
+	if err := s.partitionPrepare(j); err != nil {
 		return err
 	}
 	pred := j.loadMap() == mapPredicate
-	if pred {
-		if _, _, err := s.programErr(j.reduceKey()); err != nil {
-			return err
-		}
-	}
 	if j.n == 0 {
 		s.reduceTo(j.fn, 0, Add, mapValues, nil, 0, cnt, at) // the count, 0
 		return nil

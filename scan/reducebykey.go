@@ -31,6 +31,15 @@ import (
 func ReduceByKey[K any, V Elem](s *Scanner, uniqueKeys gpu.Array[K], sums gpu.Array[V], keys gpu.Array[K], values gpu.Array[V], op Op) int {
 	const fn = "ReduceByKey"
 	w, n, mk, m := reduceByKeyArgs(s, fn, uniqueKeys, sums, keys, values, op)
+	return s.runsToHost(fn, n, func(total gpu.Storage) {
+		runsByKey[V](s, fn, keys, w, n, values, op, uniqueKeys, mk, sums, m, total, 0)
+	})
+}
+
+// runsToHost runs run, which leaves a count of runs in total[0] (the
+// scratch result word), on the GL thread and returns the count: 0, with no
+// dispatch, for no keys.
+func (s *Scanner) runsToHost(fn string, n int, run func(total gpu.Storage)) int {
 	if n == 0 {
 		s.setPlan(Plan{})
 		return 0
@@ -38,7 +47,7 @@ func ReduceByKey[K any, V Elem](s *Scanner, uniqueKeys gpu.Array[K], sums gpu.Ar
 	var count int
 	s.c.Do(func() {
 		total := s.grow(fn, &s.result, 4)
-		runsByKey[V](s, fn, keys, w, n, values, op, uniqueKeys, mk, sums, m, total, 0)
+		run(total)
 		count = int(total.Get(0))
 	})
 	return count

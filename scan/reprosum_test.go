@@ -123,6 +123,10 @@ func TestReproducibleSum(t *testing.T) {
 	kinds := []string{"random", "cancelling", "huge-range", "overflow", "zeros", "special"}
 	for _, n := range sizes {
 		for _, kind := range kinds {
+			big := n > 100000
+			if big && kind != "huge-range" && kind != "cancelling" {
+				continue // the large sizes: the two kinds that need the exactness
+			}
 			x := reproInputs(rng, kind, n)
 			want := exactSum(x)
 			src := upload(t, c, x)
@@ -130,6 +134,9 @@ func TestReproducibleSum(t *testing.T) {
 			rng.Shuffle(n, func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
 			shuffled := upload(t, c, perm)
 			for i, s := range scanners {
+				if big && i%2 == 1 {
+					continue // the large sizes: groups of 8 and 64
+				}
 				what := fmt.Sprintf("ReproducibleSum %s n=%d %s", names[i], n, kind)
 				for run := 0; run < 2; run++ {
 					if got := scan.ReproducibleSum(s, gpu.Array[float32](src)); !sameBits(got, want) {

@@ -46,17 +46,9 @@ func uniqueJob[K any](s *Scanner, fn string, dst, keys gpu.Array[K]) *scanJob {
 func RunLengthEncode[K any](s *Scanner, unique gpu.Array[K], lengths gpu.Array[uint32], keys gpu.Array[K]) int {
 	const fn = "RunLengthEncode"
 	w, n, mu, m := rleArgs(s, fn, unique, lengths, keys)
-	if n == 0 {
-		s.setPlan(Plan{})
-		return 0
-	}
-	var count int
-	s.c.Do(func() {
-		total := s.grow(fn, &s.result, 4)
+	return s.runsToHost(fn, n, func(total gpu.Storage) {
 		runsByKey[uint32](s, fn, keys, w, n, nil, Add, unique, mu, lengths, m, total, 0)
-		count = int(total.Get(0))
 	})
-	return count
 }
 
 // RunLengthEncodeTo is RunLengthEncode leaving the number of runs in
