@@ -14,7 +14,9 @@ import (
 // The rows of the families beyond the original primitives: by key,
 // searches, merges, multi-channel histograms, top-k and segmented sorts.
 // Rows that need arrays of their own allocate them in setup and free them
-// in check.
+// in check. The multi-histogram counts the RGB of RGBA pixels into 256 bins
+// each; the segmented sort's segments are primEnv's sizes (8 keys on
+// average), and its time includes copying the keys in.
 
 // newBuf uploads v, or records the first failure in *err.
 func newBuf[T any](c *gpu.Context, v []T, err *error) *gpu.Buffer[T] {
@@ -32,7 +34,7 @@ func failed(err error) (func(), func(), func() error) {
 
 func init() {
 	primBenches = append(primBenches,
-		primBench{"inclusive scan-by-key add u32", func(e *primEnv) (func(), func(), func() error) {
+		primBench{"scan-by-key add u32", func(e *primEnv) (func(), func(), func() error) {
 			want := make([]uint32, e.n)
 			return func() { scan.InclusiveScanByKey(e.s, gpu.Array[uint32](e.dstU), e.gVals, e.gKeys, scan.Add) },
 				func() {
@@ -47,7 +49,7 @@ func init() {
 				},
 				func() error { return equalU("scan-by-key", e.dstU, want) }
 		}},
-		primBench{"unique-by-key", func(e *primEnv) (func(), func(), func() error) {
+		primBench{"dedup by key + values", func(e *primEnv) (func(), func(), func() error) {
 			var wk, wv []uint32
 			var got int
 			return func() {
@@ -62,7 +64,7 @@ func init() {
 					}
 				},
 				func() error {
-					if err := equalCount("unique-by-key", got, len(wk)); err != nil {
+					if err := equalCount("dedup by key + values", got, len(wk)); err != nil {
 						return err
 					}
 					if err := equalU("unique-by-key keys", e.dstU, wk); err != nil {
@@ -98,7 +100,7 @@ func init() {
 					return equalU("non-trivial runs lengths", e.dst2U, wl)
 				}
 		}},
-		primBench{"three-way partition f32", func(e *primEnv) (func(), func(), func() error) {
+		primBench{"3-way partition f32", func(e *primEnv) (func(), func(), func() error) {
 			var err error
 			third := newBuf(e.c, make([]float32, e.n), &err)
 			second := newBuf(e.c, make([]float32, e.n), &err)
@@ -204,7 +206,7 @@ func init() {
 				},
 				func() error { defer gh.Delete(); return equalU("merge", e.dstU, want) }
 		}},
-		primBench{"multi-histogram RGB of RGBA u32", func(e *primEnv) (func(), func(), func() error) {
+		primBench{"multi-histogram RGB u32", func(e *primEnv) (func(), func(), func() error) {
 			px := e.n / 4
 			if e.n < 3*4*histBins {
 				return nil, nil, func() error { return nil } // too few elements for the three channels' counts
@@ -271,7 +273,7 @@ func init() {
 					return equalU("top-k indices", e.dst2U, want)
 				}
 		}},
-		primBench{"segmented sort u32, 8-key segments", func(e *primEnv) (func(), func(), func() error) {
+		primBench{"segmented sort u32", func(e *primEnv) (func(), func(), func() error) {
 			rs, err := radix.New(e.c)
 			if err != nil {
 				return failed(err)
