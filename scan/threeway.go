@@ -2,6 +2,7 @@ package scan
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/dpgl/dpgl/gpu"
 )
@@ -14,10 +15,11 @@ import (
 // except that its unselected part comes out reversed). It returns the
 // sizes of the first two parts; the third has the rest of src.Len().
 // Elements past an output's Len() are dropped from it (the counts still
-// include them). The outputs may not overlap each other or src. Three
-// passes, one a part: each evaluates the predicates as it loads the
-// elements and moves its part after the look-back, as SelectIf. No
-// scratch. It waits for the GPU.
+// include them). The outputs may not overlap each other or src. A pass
+// evaluates both predicates once per element and flags its part
+// (shaders/scan/threeway.comp), so that each element lands in exactly one
+// part whatever the driver makes of NaN comparisons; then a compaction a
+// part. Scratch: three words per element. It waits for the GPU.
 func ThreeWayPartitionIf[T Elem](s *Scanner, first, second, unselected, src gpu.Array[T], pred1, pred2 string) (n1, n2 int, err error) {
 	const fn = "ThreeWayPartitionIf"
 	s.live(fn)
@@ -72,24 +74,34 @@ func threeWay[T Elem](s *Scanner, fn string, first, second, unselected, src gpu.
 	if err := checkExpr(fn, "second predicate", pred2); err != nil {
 		return err
 	}
-	preds := []string{
-		fmt.Sprintf("bool(%s)", pred1),
-		fmt.Sprintf("!bool(%s) && bool(%s)", pred1, pred2),
-		fmt.Sprintf("!bool(%s) && !bool(%s)", pred1, pred2),
-	}
 	var err error
-	s.c.Do(func() {
+	c := s.c
+	c.Do(func() {
+		var p *gpu.Program
+		p, err = s.primProgramErr("scan/threeway.comp", map[string]string{
+			"TYPE": strconv.Itoa(typeOf[T]()), "PRED1": pred1, "PRED2": pred2,
+		})
+		if err != nil {
+			err = fmt.Errorf("scan: %s: the predicates %q and %q do not compile: %w", fn, pred1, pred2, err)
+			return
+		}
+		flags := [3]gpu.Range[uint32]{s.scratch(fn, scratchFlags, n), s.scratch(fn, scratchPos, n), s.scratch(fn, scratchEnds, n)}
+		if n > 0 {
+			c.BindStorage(0, src)
+			for k, f := range flags {
+				c.BindStorage(1+k, f)
+			}
+			p.SetUint("n", uint32(n))
+			p.DispatchInvocations(n)
+			c.Barrier(gpu.BarrierStorage) // the compactions read the flags
+		}
 		rest := s.grow(fn, &s.result, 4)
-		var plan Plan
+		plan := Plan{Dispatches: 1}
 		for k, o := range outs {
-			j := &scanJob{fn: fn, typ: 0, op: Add, out: outCompact, words: 1, n: n, src: src, dst: o.a,
-				dstLen: array(s, fn, o.name, o.a), predType: typeOf[T](), pred: preds[k], total: counts, totalAt: at + k}
+			j := &scanJob{fn: fn, typ: 0, op: Add, out: outCompact, words: 1, n: n, src: src, flags: flags[k], dst: o.a,
+				dstLen: array(s, fn, o.name, o.a), total: counts, totalAt: at + k}
 			if k == 2 {
 				j.total, j.totalAt = rest, 3
-			}
-			if err = s.prepare(j); err != nil {
-				err = fmt.Errorf("scan: %s: the predicates %q and %q do not compile: %w", fn, pred1, pred2, err)
-				return
 			}
 			s.run(j)
 			plan.Dispatches += s.LastPlan().Dispatches
