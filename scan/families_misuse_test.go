@@ -20,7 +20,7 @@ func TestFamiliesMisuse(t *testing.T) {
 
 	gputest.MustPanic(t, "scan: InclusiveScanByKey: keys has 6 elements but dst has 5", func() { scan.InclusiveScanByKey(s, a, b, six, scan.Add) })
 	gputest.MustPanic(t, "scan: ExclusiveScanByKey: dst and keys overlap", func() { scan.ExclusiveScanByKey(s, a, b, a, scan.Max) })
-	gputest.MustPanic(t, "scan: InclusiveScanByKey: op 7 is not Add, Max or Min", func() { scan.InclusiveScanByKey(s, a, b, f, scan.Op(7)) })
+	gputest.MustPanic(t, "scan: InclusiveScanByKey: op 7 is not Add, Max, Min, And, Or or Xor", func() { scan.InclusiveScanByKey(s, a, b, f, scan.Op(7)) })
 	gputest.MustPanic(t, "scan: UniqueByKey: values has 6 elements but keys has 5", func() { scan.UniqueByKey(s, a, b, buf(5), six) })
 	gputest.MustPanic(t, "scan: UniqueByKeyTo: at 5 is out of range of dst's 5 elements", func() { scan.UniqueByKeyTo(s, a, b, buf(5), buf(5), buf(5), 5) })
 	gputest.MustPanic(t, "scan: NonTrivialRuns: offsets and lengths overlap", func() { scan.NonTrivialRuns(s, a, a, b) })
