@@ -41,7 +41,7 @@ func TestAcceptBadFlags(t *testing.T) {
 		{"lanes", append([]string{"-1"}, ints...)},
 		{"frames", append([]string{"-1"}, ints...)},
 		{"size", []string{"0x5", "5", "5x", "99999x5", "NaNxNaN", "-5x5", "5x5x5", ""}},
-		{"view", []string{"(1,2)", ""}},
+		{"view", []string{"(1,95)", "(1,2)x0", ""}},
 		{"policy", []string{"Sometimes"}},
 		{"field", []string{"teapot"}},
 		{"screenshot", []string{"x.gif", "x", dir, filepath.Join(dir, "none", "x.png"), filepath.Join(file, "x.png")}},

@@ -87,6 +87,50 @@ const softVolumeRes = 128
 func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	o := &options{}
 	fs := flag.NewFlagSet("viewer", flag.ContinueOnError)
+	raw := defineFlags(fs, o)
+	usage := func() {
+		fmt.Fprintf(stderr, "usage: viewer [flags]\n\nKeys and mouse:\n")
+		for _, l := range control.Help {
+			fmt.Fprintf(stderr, "  %s\n", l)
+		}
+		fmt.Fprintf(stderr, "\nFlags:\n")
+		fs.SetOutput(stderr)
+		fs.PrintDefaults()
+	}
+	// The flag package would print its refusal above the usage, where it
+	// scrolls away: the usage comes first, and the refusal last.
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	if err := fs.Parse(args); err != nil {
+		usage()
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, err
+		}
+		fmt.Fprintf(stderr, "viewer: %v\n", err)
+		return nil, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if fs.NArg() > 0 {
+		err := fmt.Errorf("unexpected arguments %q", fs.Args())
+		fmt.Fprintf(stderr, "viewer: %v\n", err)
+		return nil, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	o.given = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { o.given[f.Name] = true })
+	o.isoSet = o.given["iso"]
+	for _, check := range []func() error{o.checkSource, func() error { return o.checkRendering(raw) }, o.checkFiles} {
+		if err := check(); err != nil {
+			fmt.Fprintf(stderr, "viewer: %v\n", err)
+			return nil, fmt.Errorf("%w: %v", errUsage, err)
+		}
+	}
+	return o, nil
+}
+
+// rawFlags are the flags parseFlags reads as text and turns into options.
+type rawFlags struct{ size, viewName, policy, strategy *string }
+
+// defineFlags adds the viewer's flags to fs, into o and the raw texts.
+func defineFlags(fs *flag.FlagSet, o *options) rawFlags {
 	fs.StringVar(&o.field, "field", volume.Default().Name, "built-in field to sample: "+fieldNames())
 	cliflag.Int(fs, &o.res, "res", dataset.DefaultResolution, fmt.Sprintf("samples per axis of the built-in field; with -volume, the samples of the volume's longest axis, resampled when it has more (0: as it is; default %d on a software renderer, else as it is)", softVolumeRes), 0, math.MaxInt)
 	fs.StringVar(&o.volume, "volume", "", "NIfTI-1 volume (.nii or .nii.gz) to open instead of a built-in field")
@@ -109,100 +153,86 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	cliflag.Float(fs, &o.cost, "cost", 0, fmt.Sprintf("costIterations of both loops (default: the calibration file's (bench calibrate), else the paper's %d and %d)",
 		rasterizer.PaperScanConversionCost, rasterizer.PaperZBufferCost), cliflag.NonNegative)
 	fs.StringVar(&o.calPath, "calibration", balancer.DefaultCalibrationPath(), "the balancer calibration file")
-	usage := func() {
-		fmt.Fprintf(stderr, "usage: viewer [flags]\n\nKeys and mouse:\n")
-		for _, l := range control.Help {
-			fmt.Fprintf(stderr, "  %s\n", l)
-		}
-		fmt.Fprintf(stderr, "\nFlags:\n")
-		fs.SetOutput(stderr)
-		fs.PrintDefaults()
-	}
-	// The flag package would print its refusal above the usage, where it
-	// scrolls away: the usage comes first, and the refusal last.
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
-	if err := fs.Parse(args); err != nil {
-		usage()
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, err
-		}
-		fmt.Fprintf(stderr, "viewer: %v\n", err)
-		return nil, fmt.Errorf("%w: %v", errUsage, err)
-	}
-	bad := func(err error) (*options, error) {
-		fmt.Fprintf(stderr, "viewer: %v\n", err)
-		return nil, fmt.Errorf("%w: %v", errUsage, err)
-	}
-	if fs.NArg() > 0 {
-		return bad(fmt.Errorf("unexpected arguments %q", fs.Args()))
-	}
-	o.given = map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { o.given[f.Name] = true })
-	o.isoSet = o.given["iso"]
+	return rawFlags{size, viewName, policy, strategy}
+}
+
+// checkSource checks what to show: a volume, a mesh or a field, and its
+// resolution.
+func (o *options) checkSource() error {
 	switch {
 	case o.volume != "" && o.mesh != "":
-		return bad(errors.New("-volume and -mesh each name what to show: give one"))
+		return errors.New("-volume and -mesh each name what to show: give one")
 	case o.volume != "" && o.given["field"]:
-		return bad(errors.New("-volume opens a file; -field chooses a built-in field: give one or the other"))
+		return errors.New("-volume opens a file; -field chooses a built-in field: give one or the other")
 	case o.mesh != "":
 		for _, f := range []string{"field", "res", "iso", "isostep"} {
 			if o.given[f] {
-				return bad(fmt.Errorf("-mesh shows a mesh as it is; -%s is for isosurfaces", f))
+				return fmt.Errorf("-mesh shows a mesh as it is; -%s is for isosurfaces", f)
 			}
 		}
 	}
 	if _, err := volume.ByName(o.field); err != nil && o.volume == "" && o.mesh == "" {
-		return bad(cliflag.Errorf("field", o.field, "no such built-in field (have %s)", fieldNames()))
+		return cliflag.Errorf("field", o.field, "no such built-in field (have %s)", fieldNames())
 	}
 	if o.res == 1 || (o.res == 0 && o.volume == "") {
-		return bad(cliflag.Errorf("res", strconv.Itoa(o.res), "want at least 2 samples per axis (0 only with -volume: as it is)"))
+		return cliflag.Errorf("res", strconv.Itoa(o.res), "want at least 2 samples per axis (0 only with -volume: as it is)")
 	}
 	if o.volume == "" && o.mesh == "" {
 		if err := volume.CheckGrid([3]int{o.res, o.res, o.res}); err != nil {
-			return bad(cliflag.Errorf("res", strconv.Itoa(o.res), "%v", err))
+			return cliflag.Errorf("res", strconv.Itoa(o.res), "%v", err)
 		}
 	}
-	w, h, ok := parseSize(*size)
+	return nil
+}
+
+// checkRendering checks the window's size, the view and how the frames
+// are drawn.
+func (o *options) checkRendering(raw rawFlags) error {
+	w, h, ok := parseSize(*raw.size)
 	if !ok {
-		return bad(cliflag.Errorf("size", *size, "want WxH with each side in 1..%d", raster.MaxImageSize))
+		return cliflag.Errorf("size", *raw.size, "want WxH with each side in 1..%d", raster.MaxImageSize)
 	}
 	o.width, o.height = w, h
 	var err error
-	if o.view, err = view.ByName(*viewName); err != nil {
-		return bad(cliflag.Errorf("view", *viewName, "%v", err))
+	if o.view, err = view.ByName(*raw.viewName); err != nil {
+		return cliflag.Errorf("view", *raw.viewName, "%v", err)
 	}
 	o.mode, o.policy, o.strategy = control.Tiled, balancer.CostEffective, balancer.Paper
 	if o.given["policy"] && o.given["strategy"] {
-		return bad(errors.New("-policy and -strategy each choose how the loops run: give one"))
+		return errors.New("-policy and -strategy each choose how the loops run: give one")
 	}
 	if o.given["policy"] {
-		if o.policy, err = balancer.ParsePolicy(*policy); err != nil {
-			return bad(cliflag.Errorf("policy", *policy, "%v", err))
+		if o.policy, err = balancer.ParsePolicy(*raw.policy); err != nil {
+			return cliflag.Errorf("policy", *raw.policy, "%v", err)
 		}
 		o.mode = control.PaperLoops
 	}
 	if o.given["strategy"] {
-		if o.strategy, err = balancer.ParseStrategy(*strategy); err != nil || o.strategy == balancer.Paper {
-			return bad(cliflag.Errorf("strategy", *strategy, "want one of RoundRobin, Random, WorkPool, LeftRightHandoff, Search, LeftRightHandoffRace, RandomAssignment (the paper's loop is -policy's)"))
+		if o.strategy, err = balancer.ParseStrategy(*raw.strategy); err != nil || o.strategy == balancer.Paper {
+			return cliflag.Errorf("strategy", *raw.strategy, "want one of RoundRobin, Random, WorkPool, LeftRightHandoff, Search, LeftRightHandoffRace, RandomAssignment (the paper's loop is -policy's)")
 		}
 		o.mode = control.StrategyLoops
 	}
+	return nil
+}
+
+// checkFiles checks the input files and where screenshots go, before the
+// window and the dataset: a scripted run must not fail to save only at
+// its end.
+func (o *options) checkFiles() error {
 	for _, in := range []struct{ name, path string }{{"volume", o.volume}, {"mesh", o.mesh}} {
 		if in.path != "" {
 			if err := cliflag.CheckInFile(in.name, in.path); err != nil {
-				return bad(err)
+				return err
 			}
 		}
 	}
 	if o.screenshot != "" {
 		if _, err := app.ImageFormat(o.screenshot); err != nil {
-			return bad(cliflag.Errorf("screenshot", o.screenshot, "want a name ending in .png, .jpg or .jpeg"))
+			return cliflag.Errorf("screenshot", o.screenshot, "want a name ending in .png, .jpg or .jpeg")
 		}
-		// Before the window and the dataset: a scripted run must not
-		// fail to save only at its end.
 		if err := cliflag.CheckOutFile("screenshot", o.screenshot); err != nil {
-			return bad(err)
+			return err
 		}
 		if o.frames == 0 {
 			o.frames = 1
@@ -210,13 +240,13 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	}
 	if o.shotDir != "" {
 		if fi, err := os.Stat(o.shotDir); err != nil || !fi.IsDir() {
-			return bad(cliflag.Errorf("shotdir", o.shotDir, "not an existing folder"))
+			return cliflag.Errorf("shotdir", o.shotDir, "not an existing folder")
 		}
 		if err := cliflag.CheckOutDir("shotdir", o.shotDir); err != nil {
-			return bad(err)
+			return err
 		}
 	}
-	return o, nil
+	return nil
 }
 
 func fieldNames() string {
