@@ -75,6 +75,20 @@ func runDistributedPredict(args []string, w io.Writer) error {
 		}
 		fmt.Fprintf(w, "bricks: %d cell layers of %dx%d cells\n", len(layerTris), v.Dims[0]-1, v.Dims[1]-1)
 	}
+	t := predictTable(pair, f, ns, frames, layerTris)
+	fmt.Fprintln(w)
+	t.writeText(w)
+	fmt.Fprintf(w, "  static: slowest/mean work of the equal partition (units: triangles, or cell layers for bricks); CE: CostEffective's after %d frames\n"+
+		"  (its model: a share's work spread evenly over its units); LRH rounds: the least number of frames Left-Right Handoff needs to get there\n", frames)
+	fmt.Fprintln(w)
+	writeTraffic(w, f.width, f.height, ns)
+	return nil
+}
+
+// predictTable is the imbalance table: per view, set and split, each rank
+// count's static and CostEffective imbalance and Left-Right Handoff's
+// least rounds.
+func predictTable(pair *dataset.Pair, f *expFlags, ns []int, frames int, layerTris []int) *resultTable {
 	t := &resultTable{header: []string{"view", "set", "split"}, left: 3}
 	for _, n := range ns {
 		t.header = append(t.header, fmt.Sprintf("%d ranks: static  CE  LRH rounds", n))
@@ -115,13 +129,13 @@ func runDistributedPredict(args []string, w io.Writer) error {
 			t.add(cells...)
 		}
 	}
-	fmt.Fprintln(w)
-	t.writeText(w)
-	fmt.Fprintf(w, "  static: slowest/mean work of the equal partition (units: triangles, or cell layers for bricks); CE: CostEffective's after %d frames\n"+
-		"  (its model: a share's work spread evenly over its units); LRH rounds: the least number of frames Left-Right Handoff needs to get there\n", frames)
-	fmt.Fprintln(w)
+	return t
+}
+
+// writeTraffic prints the compositing and balancing traffic per rank.
+func writeTraffic(w io.Writer, width, height int, ns []int) {
 	ct := &resultTable{header: []string{"ranks", "image KiB", "reduce-scatter KiB sent a rank", "messages (halving | ring)", "gather KiB a rank", "into rank 0", "LRH messages a frame", "CE allgather B a rank"}, left: 0}
-	img := int64(8 * f.width * f.height)
+	img := int64(8 * width * height)
 	for _, n := range ns {
 		block := (img/8 + int64(n) - 1) / int64(n) * 8
 		rs := block * int64(n-1) // a ring or recursive halving sends (N−1)/N of the image
@@ -131,7 +145,6 @@ func runDistributedPredict(args []string, w io.Writer) error {
 	ct.writeText(w)
 	fmt.Fprintf(w, "  compositing: MIN reduce-scatter of the 64-bit visibility words, then a gather of the blocks at rank 0; LRH: each pair's signal and reply;\n"+
 		"  CE: every rank's three times (render, composite, handoff) each frame\n")
-	return nil
 }
 
 // triangleWork is each triangle's work: 1 (its setup) + its scanlines +
