@@ -80,7 +80,10 @@
 //     with one unit hold at most one each, so the rest is with ranks that
 //     will go idle and hand it back.
 //   - The line and tree structures for moving tasks (the text's load
-//     balancing, not its termination tree) are not built.
+//     balancing, not its termination tree) are not built: they suit
+//     networks where a process reaches only its neighbours, and every MPI
+//     rank here reaches every other directly, so a line or a tree would
+//     only add hops that the polling pools do without.
 //
 // # One transport, several runs
 //
