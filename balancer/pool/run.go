@@ -108,6 +108,49 @@ func Run(tr Transport, cfg Config, initial [][]byte, f Func) (Stats, error) {
 	if err := cfg.check(size); err != nil {
 		return Stats{}, err
 	}
+	r := newRank(tr, cfg, me, size, initial)
+	var deadline time.Time
+	if cfg.Timeout > 0 {
+		deadline = time.Now().Add(cfg.Timeout)
+	}
+	for {
+		// Everything that has arrived first: a request answered late
+		// leaves its asker idle.
+		if err := r.drain(); err != nil {
+			return r.stats, err
+		}
+		if r.stopped {
+			return r.stats, nil
+		}
+		if !deadline.IsZero() && time.Now().After(deadline) {
+			return r.stats, fmt.Errorf("pool: rank %d: no termination after Config.Timeout %v (%v, %v): a rank stuck or dead", me, cfg.Timeout, cfg.Balance, cfg.Detector)
+		}
+		if err := r.serve(); err != nil {
+			return r.stats, err
+		}
+		// serve has handed rank 0's free tasks to the waiting ranks
+		// first: what is left, or what energy kept back, it runs itself.
+		if len(r.queue) > 0 {
+			if err := r.runOne(f); err != nil {
+				return r.stats, err
+			}
+			continue
+		}
+		if err := r.idle(); err != nil {
+			return r.stats, err
+		}
+		if r.stopped {
+			return r.stats, nil
+		}
+		if err := r.await(); err != nil {
+			return r.stats, err
+		}
+	}
+}
+
+// newRank is rank me of size's state at the start of Run: cfg with its
+// defaults, the initial tasks queued, and the detector's starting state.
+func newRank(tr Transport, cfg Config, me, size int, initial [][]byte) *rank {
 	if cfg.Threshold == 0 {
 		cfg.Threshold = DefaultThreshold
 	}
@@ -143,64 +186,44 @@ func Run(tr Transport, cfg Config, initial [][]byte, f Func) (Stats, error) {
 			r.energy += cfg.Energy % uint64(size)
 		}
 	}
-	var deadline time.Time
-	if cfg.Timeout > 0 {
-		deadline = time.Now().Add(cfg.Timeout)
-	}
-	for {
-		// Everything that has arrived first: a request answered late
-		// leaves its asker idle.
-		for !r.stopped {
-			from, msg, ok, err := tr.Recv(0)
-			if err != nil {
-				return r.stats, err
-			}
-			if !ok {
-				break
-			}
-			if err := r.handle(from, msg); err != nil {
-				return r.stats, err
-			}
-		}
-		if r.stopped {
-			return r.stats, nil
-		}
-		if !deadline.IsZero() && time.Now().After(deadline) {
-			return r.stats, fmt.Errorf("pool: rank %d: no termination after Config.Timeout %v (%v, %v): a rank stuck or dead", me, cfg.Timeout, cfg.Balance, cfg.Detector)
-		}
-		if err := r.serve(); err != nil {
-			return r.stats, err
-		}
-		// serve has handed rank 0's free tasks to the waiting ranks
-		// first: what is left, or what energy kept back, it runs itself.
-		if len(r.queue) > 0 {
-			if err := r.runOne(f); err != nil {
-				return r.stats, err
-			}
-			continue
-		}
-		if err := r.idle(); err != nil {
-			return r.stats, err
-		}
-		if r.stopped {
-			return r.stats, nil
-		}
-		wait := 5 * time.Millisecond
-		if !r.requested && !r.retryAt.IsZero() {
-			if w := time.Until(r.retryAt); w < wait {
-				wait = max(w, 0)
-			}
-		}
-		from, msg, ok, err := tr.Recv(wait)
+	return r
+}
+
+// drain handles the messages that have already arrived, without waiting,
+// until none is left or the rank stops.
+func (r *rank) drain() error {
+	for !r.stopped {
+		from, msg, ok, err := r.tr.Recv(0)
 		if err != nil {
-			return r.stats, err
+			return err
 		}
-		if ok {
-			if err := r.handle(from, msg); err != nil {
-				return r.stats, err
-			}
+		if !ok {
+			return nil
+		}
+		if err := r.handle(from, msg); err != nil {
+			return err
 		}
 	}
+	return nil
+}
+
+// await waits for one message, and handles it if one came: at most 5 ms,
+// or until the backoff after a refused request allows asking again.
+func (r *rank) await() error {
+	wait := 5 * time.Millisecond
+	if !r.requested && !r.retryAt.IsZero() {
+		if w := time.Until(r.retryAt); w < wait {
+			wait = max(w, 0)
+		}
+	}
+	from, msg, ok, err := r.tr.Recv(wait)
+	if err != nil {
+		return err
+	}
+	if ok {
+		return r.handle(from, msg)
+	}
+	return nil
 }
 
 func (r *rank) push(t []byte, pinned bool) {
@@ -390,116 +413,166 @@ func (r *rank) children() []int {
 // idle runs when the queue is empty: ask for work, then let the detector
 // act.
 func (r *rank) idle() error {
-	if !r.requested && r.size > 1 && time.Now().After(r.retryAt) {
-		to := -1
-		switch r.cfg.Balance {
-		case Centralized:
-			if r.me != 0 {
-				to = 0
-			}
-		case RandomPolling:
-			to = r.rng.IntN(r.size - 1)
-			if to >= r.me {
-				to++ // uniform over the ranks other than me
-			}
-		case RoundRobin:
-			r.rr = next(r.rr, r.me, r.size)
-			to = r.rr
-		}
-		if to >= 0 {
-			r.requested = true
-			if err := r.send(to, control(mRequest, r.toMaster)); err != nil {
-				return err
-			}
-		}
+	if err := r.request(); err != nil {
+		return err
 	}
 	if !r.passive() {
 		return nil
 	}
 	switch r.cfg.Detector {
 	case Acknowledgement:
-		if r.me == 0 {
-			return r.declare()
-		}
-		if r.engaged {
-			r.engaged = false
-			return r.send(r.parent, control(mAck, 0))
-		}
+		return r.idleAck()
 	case DualPassRing, SinglePassRing:
-		if !r.token {
-			return nil
-		}
-		if r.size == 1 {
-			return r.declare()
-		}
+		return r.idleRing()
+	case Tree:
 		if r.me == 0 {
-			if !r.tokenBlack && !r.black {
-				return r.declare()
-			}
-			r.black, r.token = false, false
-			return r.send(1, control(mToken, 0))
+			return r.idleTreeRoot()
 		}
-		c := uint64(0)
-		if r.tokenBlack || r.black {
-			c = 1
+		return r.idleTree()
+	case QueueEmpty:
+		return r.idleQueueEmpty()
+	case FixedEnergy:
+		return r.idleEnergy()
+	}
+	return nil
+}
+
+// request asks a rank for work, as the balance chooses it, unless a
+// request is out or the backoff after a refusal has not passed.
+func (r *rank) request() error {
+	if r.requested || r.size <= 1 || !time.Now().After(r.retryAt) {
+		return nil
+	}
+	to := -1
+	switch r.cfg.Balance {
+	case Centralized:
+		if r.me != 0 {
+			to = 0
+		}
+	case RandomPolling:
+		to = r.rng.IntN(r.size - 1)
+		if to >= r.me {
+			to++ // uniform over the ranks other than me
+		}
+	case RoundRobin:
+		r.rr = next(r.rr, r.me, r.size)
+		to = r.rr
+	}
+	if to < 0 {
+		return nil
+	}
+	r.requested = true
+	return r.send(to, control(mRequest, r.toMaster))
+}
+
+// idleAck: rank 0, passive, has every acknowledgement and declares; any
+// other rank leaves the tree, acknowledging the task that engaged it.
+func (r *rank) idleAck() error {
+	if r.me == 0 {
+		return r.declare()
+	}
+	if r.engaged {
+		r.engaged = false
+		return r.send(r.parent, control(mAck, 0))
+	}
+	return nil
+}
+
+// idleRing passes the token on, if this rank holds it: black (1) if the
+// token or this rank is; rank 0 declares when a white token comes back to
+// a white rank 0.
+func (r *rank) idleRing() error {
+	if !r.token {
+		return nil
+	}
+	if r.size == 1 {
+		return r.declare()
+	}
+	if r.me == 0 {
+		if !r.tokenBlack && !r.black {
+			return r.declare()
 		}
 		r.black, r.token = false, false
-		return r.send((r.me+1)%r.size, control(mToken, c))
-	case Tree:
-		kids := r.children()
-		if r.me == 0 {
-			if r.probed && r.reports == len(kids) {
-				if !r.childBlack && !r.black {
-					return r.declare()
-				}
-				r.probed = false
-			}
-			if !r.probed {
-				// A new wave: rank 0's colour counts from here.
-				r.probed, r.reports, r.childBlack, r.black = true, 0, false, false
-				for _, k := range kids {
-					if err := r.send(k, control(mProbe, 0)); err != nil {
-						return err
-					}
-				}
-				if len(kids) == 0 {
-					return r.declare()
-				}
-			}
-			return nil
+		return r.send(1, control(mToken, 0))
+	}
+	c := uint64(0)
+	if r.tokenBlack || r.black {
+		c = 1
+	}
+	r.black, r.token = false, false
+	return r.send((r.me+1)%r.size, control(mToken, c))
+}
+
+// idleTreeRoot is rank 0 under Tree: when every child has reported on the
+// wave it declares if all were white, and otherwise starts a new wave.
+func (r *rank) idleTreeRoot() error {
+	kids := r.children()
+	if r.probed && r.reports == len(kids) {
+		if !r.childBlack && !r.black {
+			return r.declare()
 		}
-		if r.probed && r.reports == len(kids) {
-			c := uint64(0)
-			if r.black || r.childBlack {
-				c = 1
-			}
-			r.probed, r.black, r.childBlack, r.reports = false, false, false, 0
-			return r.send((r.me-1)/2, control(mReport, c))
-		}
-	case QueueEmpty:
-		if r.me != 0 || len(r.waiting) != r.size-1 {
-			return nil
-		}
-		for _, w := range r.waiting {
-			if r.askedWith[w] != r.fromRank[w] {
-				return nil // tasks it sent before asking are still on their way
+		r.probed = false
+	}
+	if !r.probed {
+		// A new wave: rank 0's colour counts from here.
+		r.probed, r.reports, r.childBlack, r.black = true, 0, false, false
+		for _, k := range kids {
+			if err := r.send(k, control(mProbe, 0)); err != nil {
+				return err
 			}
 		}
-		return r.declare()
-	case FixedEnergy:
-		if r.me == 0 {
-			if r.energy == r.cfg.Energy {
-				return r.declare()
-			}
-			return nil
+		if len(kids) == 0 {
+			return r.declare()
 		}
-		if r.energy > 0 {
-			// "When a process becomes idle, it passes energy it holds back
-			// before requesting a new task."
-			e := r.energy
-			r.energy = 0
-			return r.send(0, control(mEnergy, e))
+	}
+	return nil
+}
+
+// idleTree is a rank other than 0 under Tree: once its children have
+// reported on the wave, it reports to its parent (k-1)/2, black (1) if it
+// or any of them was.
+func (r *rank) idleTree() error {
+	kids := r.children()
+	if r.probed && r.reports == len(kids) {
+		c := uint64(0)
+		if r.black || r.childBlack {
+			c = 1
 		}
+		r.probed, r.black, r.childBlack, r.reports = false, false, false, 0
+		return r.send((r.me-1)/2, control(mReport, c))
+	}
+	return nil
+}
+
+// idleQueueEmpty: rank 0 declares when every other rank waits for a task
+// and every task message each sent to it before asking has arrived.
+func (r *rank) idleQueueEmpty() error {
+	if r.me != 0 || len(r.waiting) != r.size-1 {
+		return nil
+	}
+	for _, w := range r.waiting {
+		if r.askedWith[w] != r.fromRank[w] {
+			return nil // tasks it sent before asking are still on their way
+		}
+	}
+	return r.declare()
+}
+
+// idleEnergy: rank 0 declares when it holds all the energy; any other
+// rank hands back what it holds.
+func (r *rank) idleEnergy() error {
+	if r.me == 0 {
+		if r.energy == r.cfg.Energy {
+			return r.declare()
+		}
+		return nil
+	}
+	if r.energy > 0 {
+		// "When a process becomes idle, it passes energy it holds back
+		// before requesting a new task."
+		e := r.energy
+		r.energy = 0
+		return r.send(0, control(mEnergy, e))
 	}
 	return nil
 }
@@ -523,39 +596,51 @@ func (r *rank) handle(from int, msg []byte) error {
 		return fmt.Errorf("pool: rank %d: an empty message from rank %d", r.me, from)
 	}
 	if msg[0] == mTasks {
-		flags, energy, tasks, err := decodeTasks(msg)
-		if err != nil {
-			return fmt.Errorf("pool: rank %d, from rank %d: %w", r.me, from, err)
-		}
-		for _, t := range tasks {
-			r.push(append([]byte(nil), t...), flags&fPinned != 0)
-		}
-		if flags&fReply != 0 {
-			r.requested, r.backoff, r.retryAt = false, 0, time.Time{}
-		}
-		switch r.cfg.Detector {
-		case Acknowledgement:
-			if !r.engaged && r.me != 0 {
-				r.engaged, r.parent = true, from // acknowledged when this rank is done
-			} else if err := r.send(from, control(mAck, 0)); err != nil {
-				return err
-			}
-		case DualPassRing, Tree:
-			if err := r.send(from, control(mAck, 0)); err != nil {
-				return err
-			}
-		case FixedEnergy:
-			r.energy += energy
-			return r.flush()
-		case SinglePassRing:
-			return fmt.Errorf("pool: rank %d: a task from rank %d under SinglePassRing, which cannot see a rank woken again", r.me, from)
-		case QueueEmpty:
-			if r.fromRank != nil {
-				r.fromRank[from]++
-			}
-		}
-		return nil
+		return r.handleTasks(from, msg)
 	}
+	return r.handleControl(from, msg)
+}
+
+// handleTasks queues the tasks of an mTasks message from rank from, with
+// the detector's bookkeeping for their arrival.
+func (r *rank) handleTasks(from int, msg []byte) error {
+	flags, energy, tasks, err := decodeTasks(msg)
+	if err != nil {
+		return fmt.Errorf("pool: rank %d, from rank %d: %w", r.me, from, err)
+	}
+	for _, t := range tasks {
+		r.push(append([]byte(nil), t...), flags&fPinned != 0)
+	}
+	if flags&fReply != 0 {
+		r.requested, r.backoff, r.retryAt = false, 0, time.Time{}
+	}
+	switch r.cfg.Detector {
+	case Acknowledgement:
+		if !r.engaged && r.me != 0 {
+			r.engaged, r.parent = true, from // acknowledged when this rank is done
+		} else if err := r.send(from, control(mAck, 0)); err != nil {
+			return err
+		}
+	case DualPassRing, Tree:
+		if err := r.send(from, control(mAck, 0)); err != nil {
+			return err
+		}
+	case FixedEnergy:
+		r.energy += energy
+		return r.flush()
+	case SinglePassRing:
+		return fmt.Errorf("pool: rank %d: a task from rank %d under SinglePassRing, which cannot see a rank woken again", r.me, from)
+	case QueueEmpty:
+		if r.fromRank != nil {
+			r.fromRank[from]++
+		}
+	}
+	return nil
+}
+
+// handleControl acts on a control message (every kind but mTasks) from
+// rank from.
+func (r *rank) handleControl(from int, msg []byte) error {
 	v, err := controlValue(msg)
 	if err != nil {
 		return fmt.Errorf("pool: rank %d, from rank %d: %w", r.me, from, err)
@@ -567,21 +652,7 @@ func (r *rank) handle(from int, msg []byte) error {
 			return fmt.Errorf("pool: rank %d: an acknowledgement from rank %d for no task sent", r.me, from)
 		}
 	case mRequest:
-		if r.cfg.Balance == Centralized && r.me == 0 {
-			if r.askedWith != nil {
-				r.askedWith[from] = v
-			}
-			r.waiting = append(r.waiting, from)
-			return r.serve()
-		}
-		// Only a request left over from an earlier Run on the same
-		// transport reaches a Static rank or a Centralized worker: they
-		// move nothing.
-		moves := r.cfg.Balance != Static && r.cfg.Balance != Centralized
-		if k := r.nfree / 2; k > 0 && moves && (r.cfg.Detector != FixedEnergy || r.energy >= 2) {
-			return r.sendTasks(outgoing{from, fReply, r.takeFree(k)})
-		}
-		return r.send(from, control(mNone, 0))
+		return r.answer(from, v)
 	case mNone:
 		// Ask again later, and later still each time: idle ranks asking
 		// each other in a tight loop would flood the network.
@@ -616,6 +687,27 @@ func (r *rank) handle(from int, msg []byte) error {
 		return fmt.Errorf("pool: rank %d: a message of unknown kind %d from rank %d", r.me, msg[0], from)
 	}
 	return nil
+}
+
+// answer answers rank from's request for work, which carried its count
+// of task messages sent to rank 0 (toMaster): Centralized's rank 0 queues
+// it for serve; any other rank sends half its free tasks, or mNone.
+func (r *rank) answer(from int, toMaster uint64) error {
+	if r.cfg.Balance == Centralized && r.me == 0 {
+		if r.askedWith != nil {
+			r.askedWith[from] = toMaster
+		}
+		r.waiting = append(r.waiting, from)
+		return r.serve()
+	}
+	// Only a request left over from an earlier Run on the same
+	// transport reaches a Static rank or a Centralized worker: they
+	// move nothing.
+	moves := r.cfg.Balance != Static && r.cfg.Balance != Centralized
+	if k := r.nfree / 2; k > 0 && moves && (r.cfg.Detector != FixedEnergy || r.energy >= 2) {
+		return r.sendTasks(outgoing{from, fReply, r.takeFree(k)})
+	}
+	return r.send(from, control(mNone, 0))
 }
 
 // grant, on rank 0, sends its own waiting tasks first, then halves what it

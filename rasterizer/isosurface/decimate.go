@@ -230,13 +230,23 @@ func newDecimator(m *mesh.Mesh) *decimator {
 		d.pos[i] = [3]float64{float64(p[0]), float64(p[1]), float64(p[2])}
 		d.origin[i] = int32(i)
 	}
+	d.addFaces(m.Faces)
+	d.addQuadrics()
+	d.queueEdges(d.markBorders())
+	return d
+}
+
+// addFaces adds the faces that have a surface, each listed in its
+// vertices' vfaces, and marks those vertices alive.
+func (d *decimator) addFaces(faces [][3]uint32) {
+	nv := len(d.vfaces)
 	// Faces repeating a vertex have no surface to keep.
 	keep := func(f [3]uint32) bool { return f[0] != f[1] && f[1] != f[2] && f[0] != f[2] }
 	// Each vertex's faces are one run of a shared array, counted first,
 	// with the capacity cut at the run's end: collapse's appends then copy
 	// a list rather than run into the next vertex's.
 	start := make([]int32, nv+1)
-	for _, f := range m.Faces {
+	for _, f := range faces {
 		if keep(f) {
 			for _, v := range f {
 				start[v+1]++
@@ -250,7 +260,7 @@ func newDecimator(m *mesh.Mesh) *decimator {
 	for v := range d.vfaces {
 		d.vfaces[v] = all[start[v]:start[v]:start[v+1]]
 	}
-	for _, f := range m.Faces {
+	for _, f := range faces {
 		if !keep(f) {
 			continue
 		}
@@ -266,16 +276,11 @@ func newDecimator(m *mesh.Mesh) *decimator {
 	for i := range d.faceAlive {
 		d.faceAlive[i] = true
 	}
-	// edgeFaces is the number of faces on edge (a, b).
-	edgeFaces := func(a, b int32) int {
-		n := 0
-		for _, fi := range d.vfaces[a] {
-			if f := d.face[fi]; f[0] == b || f[1] == b || f[2] == b {
-				n++
-			}
-		}
-		return n
-	}
+}
+
+// addQuadrics adds each face's plane, weighted by its area, to its
+// vertices' quadrics.
+func (d *decimator) addQuadrics() {
 	for _, f := range d.face {
 		n, area := d.normal(f, -1, [3]float64{})
 		if area > 0 {
@@ -285,16 +290,38 @@ func newDecimator(m *mesh.Mesh) *decimator {
 			}
 		}
 	}
-	// Vertices on a border (of an open surface) stay where they are.
-	onBorder := make([]bool, 3*len(d.face)) // face edge 3·fi+k, from f[k] to f[k+1]
+}
+
+// markBorders marks the vertices on a border (of an open surface), which
+// stay where they are, and returns which face edges lie on one: face edge
+// 3·fi+k runs from face fi's f[k] to f[k+1].
+func (d *decimator) markBorders() []bool {
+	onBorder := make([]bool, 3*len(d.face))
 	for fi, f := range d.face {
 		for k := 0; k < 3; k++ {
-			if a, b := f[k], f[(k+1)%3]; edgeFaces(a, b) == 1 {
+			if a, b := f[k], f[(k+1)%3]; d.facesOnEdge(a, b) == 1 {
 				onBorder[3*fi+k] = true
 				d.border[a], d.border[b] = true, true
 			}
 		}
 	}
+	return onBorder
+}
+
+// facesOnEdge is the number of faces on edge (a, b).
+func (d *decimator) facesOnEdge(a, b int32) int {
+	n := 0
+	for _, fi := range d.vfaces[a] {
+		if f := d.face[fi]; f[0] == b || f[1] == b || f[2] == b {
+			n++
+		}
+	}
+	return n
+}
+
+// queueEdges queues every edge once as a collapse candidate; onBorder is
+// markBorders'.
+func (d *decimator) queueEdges(onBorder []bool) {
 	// Room for the edges and the requeues of the collapses (about 6 for
 	// each face on marching cubes' meshes), so that the queue rarely grows.
 	d.queue = make(candidates, 0, 6*len(d.face))
@@ -310,7 +337,6 @@ func newDecimator(m *mesh.Mesh) *decimator {
 			}
 		}
 	}
-	return d
 }
 
 // normal is the unit normal and area of face f, with vertex moved (if >= 0)

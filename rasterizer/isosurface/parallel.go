@@ -64,6 +64,27 @@ func extractParallel(v *volume.Volume, iso float32, maxFaces, first, z0, z1, wor
 		nslab = 1
 	}
 	slabs := make([]slabResult, nslab)
+	ok := extractSlabs(slabs, v, iso, maxFaces, first, z0, z1, workers)
+	st := Stats{Cells: (nx - 1) * (ny - 1) * (z1 - z0)}
+	for i := range slabs {
+		st.NonFinite += slabs[i].nonFinite
+	}
+	if !ok {
+		return nil, st, false
+	}
+	nv, nf := stitch(slabs, nx, ny)
+	m := &mesh.Mesh{Positions: make([][3]float32, nv), Normals: make([][3]float32, nv), Faces: make([][3]uint32, nf)}
+	scatter(m, slabs, workers)
+	st.Triangles = nf
+	return m, st, true
+}
+
+// extractSlabs extracts layers z0 to z1 into slabs on workers goroutines,
+// slab s from layer z0 + (z1-z0)·s/len(slabs). It reports false if a slab
+// failed or the slabs together have more than maxFaces triangles.
+func extractSlabs(slabs []slabResult, v *volume.Volume, iso float32, maxFaces, first, z0, z1, workers int) bool {
+	nx, ny := v.Dims[0], v.Dims[1]
+	nslab := len(slabs)
 	bound := func(s int) int { return z0 + (z1-z0)*s/nslab }
 	var (
 		next   atomic.Int64
@@ -104,22 +125,23 @@ func extractParallel(v *volume.Volume, iso float32, maxFaces, first, z0, z1, wor
 		}()
 	}
 	wg.Wait()
-	st := Stats{Cells: (nx - 1) * (ny - 1) * (z1 - z0)}
-	for i := range slabs {
-		st.NonFinite += slabs[i].nonFinite
-	}
-	if failed.Load() || faces.Load() > int64(maxFaces) {
-		return nil, st, false
-	}
-	nv, nf := stitch(slabs, nx, ny)
-	m := &mesh.Mesh{Positions: make([][3]float32, nv), Normals: make([][3]float32, nv), Faces: make([][3]uint32, nf)}
-	// Scatter the slabs into the mesh, in parallel: each writes its own
-	// new vertices and its own run of faces.
-	fo := make([]int, nslab+1)
+	return !failed.Load() && faces.Load() <= int64(maxFaces)
+}
+
+// scatter writes the stitched slabs into m on workers goroutines: each
+// slab the vertices it remaps (those it shares with the slab below
+// included, which that slab writes too) and its own run of faces. It
+// frees the slabs.
+func scatter(m *mesh.Mesh, slabs []slabResult, workers int) {
+	nslab := len(slabs)
+	fo := make([]int, nslab+1) // slab s's faces go to m.Faces[fo[s]:fo[s+1]]
 	for s := range slabs {
 		fo[s+1] = fo[s] + len(slabs[s].faces)
 	}
-	var sn atomic.Int64
+	var (
+		sn atomic.Int64
+		wg sync.WaitGroup
+	)
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
@@ -143,8 +165,6 @@ func extractParallel(v *volume.Volume, iso float32, maxFaces, first, z0, z1, wor
 		}()
 	}
 	wg.Wait()
-	st.Triangles = nf
-	return m, st, true
 }
 
 // stitch gives every slab's local vertices their global ids (remap) and
