@@ -40,31 +40,7 @@ func MultiHistogramEven[T Elem](s *Scanner, counts []gpu.Array[uint32], samples 
 	if ns%channels != 0 {
 		panic(fmt.Sprintf("scan: %s: samples has %d elements, not a whole number of pixels of %d channels", fn, ns, channels))
 	}
-	bins := make([]int, active)
-	scale := make([]float32, active)
-	total := 0
-	for c, a := range counts {
-		name := fmt.Sprintf("counts[%d]", c)
-		bins[c] = array(s, fn, name, a)
-		if bins[c] == 0 {
-			panic(fmt.Sprintf("scan: %s: %s is empty: each channel needs at least one bin", fn, name))
-		}
-		disjoint(fn, name, a, "samples", samples)
-		for d := range c {
-			disjoint(fn, fmt.Sprintf("counts[%d]", d), counts[d], name, a)
-		}
-		if !(lower[c] < upper[c]) {
-			panic(fmt.Sprintf("scan: %s: channel %d: lower %v is not below upper %v", fn, c, lower[c], upper[c]))
-		}
-		if typeOf[T]() == 2 {
-			r := float32(upper[c]) - float32(lower[c])
-			if math.IsInf(float64(r), 0) || math.IsInf(float64(lower[c]), 0) || math.IsInf(float64(upper[c]), 0) {
-				panic(fmt.Sprintf("scan: %s: channel %d: the range [%v, %v) is not finite", fn, c, lower[c], upper[c]))
-			}
-			scale[c] = float32(bins[c]) / r
-		}
-		total += bins[c]
-	}
+	bins, scale, total := multiHistogramBins(s, fn, counts, samples, lower, upper)
 	n := ns / channels
 	c := s.c
 	c.Do(func() {
@@ -106,4 +82,34 @@ func MultiHistogramEven[T Elem](s *Scanner, counts []gpu.Array[uint32], samples 
 		c.Barrier(gpu.BarrierStorage)
 		s.setPlan(Plan{Levels: 1, Dispatches: 1})
 	})
+}
+
+// multiHistogramBins checks each channel's counts array and range, and
+// returns its bins, its float scale (bins per unit) and the total bins.
+func multiHistogramBins[T Elem](s *Scanner, fn string, counts []gpu.Array[uint32], samples gpu.Array[T], lower, upper []T) (bins []int, scale []float32, total int) {
+	active := len(counts)
+	bins, scale = make([]int, active), make([]float32, active)
+	for c, a := range counts {
+		name := fmt.Sprintf("counts[%d]", c)
+		bins[c] = array(s, fn, name, a)
+		if bins[c] == 0 {
+			panic(fmt.Sprintf("scan: %s: %s is empty: each channel needs at least one bin", fn, name))
+		}
+		disjoint(fn, name, a, "samples", samples)
+		for d := range c {
+			disjoint(fn, fmt.Sprintf("counts[%d]", d), counts[d], name, a)
+		}
+		if !(lower[c] < upper[c]) {
+			panic(fmt.Sprintf("scan: %s: channel %d: lower %v is not below upper %v", fn, c, lower[c], upper[c]))
+		}
+		if typeOf[T]() == 2 {
+			r := float32(upper[c]) - float32(lower[c])
+			if math.IsInf(float64(r), 0) || math.IsInf(float64(lower[c]), 0) || math.IsInf(float64(upper[c]), 0) {
+				panic(fmt.Sprintf("scan: %s: channel %d: the range [%v, %v) is not finite", fn, c, lower[c], upper[c]))
+			}
+			scale[c] = float32(bins[c]) / r
+		}
+		total += bins[c]
+	}
+	return bins, scale, total
 }

@@ -331,15 +331,8 @@ func noEOF(err error) error {
 // parse fills h from the 348 header bytes and checks every field ReadNIfTI
 // relies on.
 func (h *NIfTIHeader) parse(b []byte) error {
-	switch {
-	case binary.LittleEndian.Uint32(b) == niftiHeaderSize:
-		h.ByteOrder = binary.LittleEndian
-	case binary.BigEndian.Uint32(b) == niftiHeaderSize:
-		h.ByteOrder = binary.BigEndian
-	case binary.LittleEndian.Uint32(b) == 540 || binary.BigEndian.Uint32(b) == 540:
-		return errors.New("volume: NIfTI: sizeof_hdr is 540: NIfTI-2 files are not supported")
-	default:
-		return fmt.Errorf("volume: NIfTI: sizeof_hdr is %d, want 348 in either byte order: not a NIfTI-1 file", int32(binary.LittleEndian.Uint32(b)))
+	if err := h.byteOrder(b); err != nil {
+		return err
 	}
 	bo := h.ByteOrder
 	i16 := func(off int) int16 { return int16(bo.Uint16(b[off:])) }
@@ -450,6 +443,22 @@ func (h *NIfTIHeader) decode(dst []float32, b []byte, first int) error {
 				first+i, h.SclSlope, stored, h.SclInter, slope*stored+inter, math.MaxFloat32)
 		}
 		dst[i] = f
+	}
+	return nil
+}
+
+// byteOrder finds the header's byte order from sizeof_hdr, which is 348 in
+// a NIfTI-1 file read in the right order.
+func (h *NIfTIHeader) byteOrder(b []byte) error {
+	switch {
+	case binary.LittleEndian.Uint32(b) == niftiHeaderSize:
+		h.ByteOrder = binary.LittleEndian
+	case binary.BigEndian.Uint32(b) == niftiHeaderSize:
+		h.ByteOrder = binary.BigEndian
+	case binary.LittleEndian.Uint32(b) == 540 || binary.BigEndian.Uint32(b) == 540:
+		return errors.New("volume: NIfTI: sizeof_hdr is 540: NIfTI-2 files are not supported")
+	default:
+		return fmt.Errorf("volume: NIfTI: sizeof_hdr is %d, want 348 in either byte order: not a NIfTI-1 file", int32(binary.LittleEndian.Uint32(b)))
 	}
 	return nil
 }
